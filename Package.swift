@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "WaitAlert",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "WaitAlert", targets: ["WaitAlert"]),
+        .library(name: "WaitAlertTesting", targets: ["WaitAlertTesting"]),
+        .executable(name: "wait-alert-demo", targets: ["wait-alert-demo"]),
+    ],
+    targets: [
+        .target(name: "WaitAlert", swiftSettings: strict),
+        .target(name: "WaitAlertTesting", dependencies: ["WaitAlert"], swiftSettings: strict),
+        .executableTarget(
+            name: "wait-alert-demo",
+            dependencies: ["WaitAlert"],
+            path: "Examples/wait-alert-demo",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WaitAlertTests",
+            dependencies: ["WaitAlert", "WaitAlertTesting"],
+            swiftSettings: strict
+        ),
+    ]
+)
