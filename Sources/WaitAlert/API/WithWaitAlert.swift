@@ -1,0 +1,87 @@
+/// Runs `operation` while a wait alert shows its progress, and returns its value.
+///
+/// Nothing appears if the work ends within the grace delay. Otherwise the alert pops in, follows
+/// the texts the work reports, and shows a final message when it ends. The value is returned —
+/// and an error rethrown — as soon as the work ends: lingering and fading go on by themselves.
+///
+/// ```swift
+/// let picture = try await withWaitAlert("Uploading picture…") { alert in
+///     alert.update("Getting there…")
+///     let result = try await upload()
+///     alert.update("Just about there…")
+///     return result
+/// }
+/// ```
+///
+/// - The work runs in a child task that inherits priority and task-local values; cancelling the
+///   calling task cancels it. The alert then ends as cancelled, and a `CancellationError` thrown by
+///   the work is rethrown as it is, never shown as a failure.
+/// - An error thrown by the work ends the alert as a failure showing the error's description, and
+///   is rethrown unchanged.
+/// - With a timing that has a timeout, the work is cancelled when it elapses, the alert ends as
+///   timed out, and ``WaitAlertTimeoutError`` is thrown once the work has returned.
+///
+/// - Parameters:
+///   - title: the first text shown.
+///   - success: the final text on success; `nil` shows the title without its trailing ellipsis.
+///   - timing: the alert's timing; `nil` uses the presenter's.
+///   - presenter: where the alert appears; `nil` uses ``WaitAlertPresenter/shared``.
+///   - operation: the work, given a reporter to update the text and print log lines.
+/// - Returns: what `operation` returned.
+/// - Throws: what `operation` threw, or ``WaitAlertTimeoutError``.
+public func withWaitAlert<Value: Sendable>(
+    _ title: String,
+    success: String? = nil,
+    timing: WaitAlertTiming? = nil,
+    presenter: WaitAlertPresenter? = nil,
+    operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
+) async throws -> Value {
+    let driver = await MainActor.run {
+        (presenter ?? WaitAlertPresenter.shared).begin(title, timing: timing)
+    }
+    let reporter = WaitAlertReporter(mailbox: driver.mailbox)
+    let work = Task { try await operation(reporter) }
+    await driver.attach(cancel: { work.cancel() })
+    let result = await withTaskCancellationHandler {
+        await work.result
+    } onCancel: {
+        work.cancel()
+    }
+    let timedOut = await driver.end(with: WaitAlertOutcome(result, success: success))
+    if timedOut { throw WaitAlertTimeoutError() }
+    return try result.get()
+}
+
+/// Thrown by ``withWaitAlert(_:success:timing:presenter:operation:)`` when the timing's timeout
+/// elapsed before the work ended.
+public struct WaitAlertTimeoutError: Error, Sendable, Hashable, CustomStringConvertible {
+    public init() {}
+    public var description: String { "The work timed out." }
+}
+
+extension WaitAlertOutcome {
+    /// The outcome of a finished piece of work: cancellation is never dressed up as a failure.
+    init<Value>(_ result: Result<Value, any Error>, success: String?) {
+        switch result {
+        case .success: self = .success(success)
+        case .failure(let error) where error is CancellationError: self = .cancelled
+        case .failure(let error): self = .failure(String(describing: error))
+        }
+    }
+}
+
+extension WaitAlertDriver {
+    /// Lets the driver cancel the work on timeout or on request.
+    func attach(cancel: @escaping @Sendable () -> Void) {
+        if isGone || !mailbox.isOpen { cancel() } else { cancelWork = cancel }
+    }
+
+    /// Ends the alert with the work's outcome, unless a timeout ended it first.
+    ///
+    /// - Returns: whether the timeout ended the alert.
+    func end(with outcome: WaitAlertOutcome) -> Bool {
+        cancelWork = nil
+        if !didTimeOut { finish(outcome) }
+        return didTimeOut
+    }
+}

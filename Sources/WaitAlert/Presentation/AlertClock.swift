@@ -1,0 +1,16 @@
+/// Any `Clock<Duration>`, seen as durations since the moment it was wrapped.
+///
+/// Timelines count time as `Duration`s since an origin; this is the bridge from a real or manual
+/// clock to those instants, and back when sleeping.
+struct AlertClock: Sendable {
+    /// The time since the origin.
+    let now: @Sendable () -> Duration
+    /// Sleeps until the given time since the origin.
+    let sleep: @Sendable (Duration) async throws -> Void
+
+    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let origin = clock.now
+        now = { origin.duration(to: clock.now) }
+        sleep = { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
+    }
+}

@@ -1,0 +1,147 @@
+/// The imperative shell around one alert's timeline: drains reports, applies them at the clock's
+/// current instant, publishes snapshots, and sleeps until the next deadline.
+///
+/// There is one timer per alert. A generation number makes a timer that fires after being
+/// replaced harmless, and a mailbox that wakes the driver only when a text can be shown keeps
+/// update bursts from turning into main-actor traffic.
+@MainActor
+final class WaitAlertDriver {
+    let model: WaitAlertModel
+    let mailbox = ReportMailbox()
+    private var timeline: WaitAlertTimeline
+    private let clock: AlertClock
+    private unowned let presenter: WaitAlertPresenter
+    private var timer: (deadline: Duration, task: Task<Void, Never>)?
+    private var generation: UInt64 = 0
+
+    /// Cancels the work the alert is waiting for; called when the timeout elapses or on request.
+    var cancelWork: (@Sendable () -> Void)?
+    /// Whether the timing's timeout ended the alert.
+    private(set) var didTimeOut = false
+    /// How many times the driver ran: timer firings plus mailbox wake-ups.
+    private(set) var wakeUps = 0
+
+    init(text: String, timing: WaitAlertTiming, kind: WaitAlertKind, presenter: WaitAlertPresenter) {
+        self.clock = presenter.clock
+        self.presenter = presenter
+        self.timeline = WaitAlertTimeline(text: text, timing: timing, kind: kind, at: presenter.clock.now())
+        self.model = WaitAlertModel(id: .next(), snapshot: timeline.snapshot(at: timeline.now))
+        model.driver = self
+        mailbox.connect(self)
+    }
+
+    var id: WaitAlertID { model.id }
+    var isGone: Bool { timeline.phase == .gone }
+
+    /// Publishes the first snapshot and arms the first deadline.
+    func start() {
+        presenter.renderers.forEach { $0.render(model.snapshot, of: id) }
+        step()
+    }
+
+    /// Ends the alert with `outcome`, unless it already ended; applies it before returning.
+    func finish(_ outcome: WaitAlertOutcome) {
+        mailbox.finish(outcome)
+        step()
+    }
+
+    func wakeFromMailbox() {
+        mailbox.wakeStarted()
+        wakeUps += 1
+        step()
+    }
+
+    private func timerFired(generation: UInt64) {
+        guard generation == self.generation, timer != nil else { return }
+        timer = nil
+        wakeUps += 1
+        step()
+    }
+
+    /// Applies everything reported and everything due, then sleeps until the next deadline.
+    private func step() {
+        guard !isGone else { return }
+        let now = clock.now()
+        let batch = mailbox.drain()
+        var actions: [WaitAlertTimeline.Action] = []
+        if let text = batch.text { actions += timeline.send(.update(text), at: now) }
+        for line in batch.logs { actions += timeline.send(.log(line), at: now) }
+        if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: now) }
+        actions += timeline.advance(to: now)
+        perform(actions.filter { if case .completed = $0 { false } else { true } })
+        publish(at: now)
+        perform(actions.filter { if case .completed = $0 { true } else { false } })
+        reschedule(after: now)
+    }
+
+    private func perform(_ actions: [WaitAlertTimeline.Action]) {
+        for action in actions {
+            switch action {
+            case .log(let line):
+                presenter.renderers.forEach { $0.log(line, from: id) }
+            case .timedOut:
+                didTimeOut = true
+                mailbox.finish(.timedOut)
+                cancelWork?()
+            case .completed(let completion):
+                cancelWork = nil
+                model.complete(completion)
+                presenter.remove(self)
+            }
+        }
+    }
+
+    private func publish(at now: Duration) {
+        let snapshot = timeline.snapshot(at: now)
+        guard snapshot != model.snapshot else { return }
+        model.snapshot = snapshot
+        presenter.renderers.forEach { $0.render(snapshot, of: id) }
+    }
+
+    private func reschedule(after now: Duration) {
+        let slot = timeline.nextTextSlot
+        mailbox.arm(slot.map { $0 <= now } ?? false)
+        var deadlines = [timeline.nextDeadline]
+        if let slot, slot > now { deadlines.append(slot) }
+        if presenter.wantsFrames { deadlines.append(timeline.nextFrame(after: now)) }
+        schedule(deadlines.compactMap { $0 }.min())
+    }
+
+    private func schedule(_ deadline: Duration?) {
+        if let timer, timer.deadline == deadline { return }
+        timer?.task.cancel()
+        timer = nil
+        guard let deadline else { return }
+        generation &+= 1
+        let generation = self.generation
+        let clock = self.clock
+        let task = Task { [weak self] in
+            do { try await clock.sleep(deadline) } catch { return }
+            self?.timerFired(generation: generation)
+        }
+        timer = (deadline, task)
+    }
+
+    /// Dismisses the alert at once: it fades out, skipping every minimum.
+    func dismiss() {
+        mailbox.finish(.dismissed)
+        step()
+    }
+
+    /// The deadline the timer sleeps until, if any.
+    var timerDeadline: Duration? { timer?.deadline }
+
+    /// Whether a wake-up is pending or the timer's deadline has passed.
+    var hasWorkDue: Bool {
+        mailbox.pendingWake != nil || (timer.map { $0.deadline <= clock.now() } ?? false)
+    }
+
+    /// Waits for the pending wake-up or the due timer to run.
+    func settle() async {
+        if let wake = mailbox.pendingWake {
+            await wake.value
+        } else if let timer, timer.deadline <= clock.now() {
+            await timer.task.value
+        }
+    }
+}

@@ -1,0 +1,54 @@
+public import Observation
+
+/// One live alert, observable from SwiftUI, AppKit or UIKit.
+///
+/// The model lives on the main actor; bind a view to ``snapshot`` and it follows the alert
+/// through every phase. ``completion`` is set once, when the alert has been removed.
+///
+/// ```swift
+/// struct AlertView: View {
+///     let alert: WaitAlertModel
+///     var body: some View {
+///         Label(alert.snapshot.text, systemImage: "hourglass")
+///             .opacity(alert.snapshot.opacity)
+///             .scaleEffect(alert.snapshot.scale)
+///     }
+/// }
+/// ```
+@MainActor
+@Observable
+public final class WaitAlertModel: Identifiable {
+    /// The alert's identity.
+    public nonisolated let id: WaitAlertID
+    /// How the alert looks now.
+    public internal(set) var snapshot: WaitAlertSnapshot
+    /// How the alert ended, set once it has been removed.
+    public private(set) var completion: WaitAlertCompletion?
+
+    @ObservationIgnored weak var driver: WaitAlertDriver?
+    @ObservationIgnored private var waiters: [CheckedContinuation<WaitAlertCompletion, Never>] = []
+
+    init(id: WaitAlertID, snapshot: WaitAlertSnapshot) {
+        self.id = id
+        self.snapshot = snapshot
+    }
+
+    /// Removes the alert now: it fades out without waiting for any minimum.
+    public func dismiss() {
+        driver?.dismiss()
+    }
+
+    /// Waits until the alert has been removed and returns how it ended.
+    public func completed() async -> WaitAlertCompletion {
+        if let completion { return completion }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func complete(_ completion: WaitAlertCompletion) {
+        guard self.completion == nil else { return }
+        self.completion = completion
+        let waiters = self.waiters
+        self.waiters = []
+        waiters.forEach { $0.resume(returning: completion) }
+    }
+}

@@ -1,0 +1,82 @@
+public import Observation
+
+/// Where wait alerts appear: a set of renderers, a default timing and a clock.
+///
+/// `withWaitAlert`, `showWaitAlert` and `showToast` use ``shared`` unless told otherwise. An app
+/// that draws alerts itself observes ``alerts``; a test injects a manual clock:
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let presenter = WaitAlertPresenter(renderers: [recorder], clock: clock)
+/// ```
+///
+/// A presenter keeps every alert alive until it has faded out, so an alert shown and forgotten
+/// still finishes its animation and fires its completion.
+@MainActor
+@Observable
+public final class WaitAlertPresenter {
+    /// The alerts alive now, in the order they began.
+    public private(set) var alerts: [WaitAlertModel] = []
+
+    /// The timing used when a call does not pass one.
+    @ObservationIgnored public let timing: WaitAlertTiming
+    @ObservationIgnored let renderers: [any WaitAlertRenderer]
+    @ObservationIgnored let clock: AlertClock
+    @ObservationIgnored let wantsFrames: Bool
+    @ObservationIgnored private var drivers: [WaitAlertID: WaitAlertDriver] = [:]
+
+    /// Makes a presenter.
+    ///
+    /// - Parameters:
+    ///   - renderers: what draws the alerts; none for a model-only presenter observed by a UI.
+    ///   - timing: the default timing of its alerts.
+    ///   - clock: the clock alerts sleep on; a `ManualClock` in tests.
+    public init(
+        renderers: [any WaitAlertRenderer] = [],
+        timing: WaitAlertTiming = .default,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) {
+        self.renderers = renderers
+        self.timing = timing
+        self.clock = AlertClock(clock)
+        self.wantsFrames = renderers.contains { $0.wantsFrames }
+    }
+
+    /// The presenter used when none is given: plain lines on standard error.
+    public static var shared = WaitAlertPresenter(renderers: [LineRenderer(terminal: StandardError.shared)])
+
+    /// Begins an alert showing `text`.
+    func begin(_ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert) -> WaitAlertDriver {
+        let driver = WaitAlertDriver(text: text, timing: timing ?? self.timing, kind: kind, presenter: self)
+        drivers[driver.id] = driver
+        alerts.append(driver.model)
+        driver.start()
+        return driver
+    }
+
+    func remove(_ driver: WaitAlertDriver) {
+        drivers[driver.id] = nil
+        alerts.removeAll { $0.id == driver.id }
+    }
+
+    /// Cancels the work of every alert that is waiting for work.
+    public func cancelAll() {
+        drivers.values.forEach { $0.cancelWork?() }
+    }
+
+    /// Waits until no alert has anything due at the clock's current time.
+    package func settle() async {
+        while let driver = drivers.values.first(where: { $0.hasWorkDue }) {
+            await driver.settle()
+        }
+    }
+
+    /// The deadlines the live alerts' timers sleep until.
+    package var timerDeadlines: [Duration] { drivers.values.compactMap(\.timerDeadline) }
+
+    /// Main-actor wake-ups of the live alerts so far.
+    package var wakeUps: Int { drivers.values.reduce(0) { $0 + $1.wakeUps } }
+
+    /// Main-actor wake-ups of one live alert so far.
+    package func wakeUps(of id: WaitAlertID) -> Int? { drivers[id]?.wakeUps }
+}

@@ -1,0 +1,19 @@
+/// Draws wait alerts somewhere: a terminal, a log, a test recorder.
+///
+/// A presenter calls its renderers on the main actor, in order, with every new snapshot of every
+/// alert and every log line. Snapshots of one alert arrive in time order and end with one whose
+/// phase is `.gone`.
+@MainActor
+public protocol WaitAlertRenderer: AnyObject {
+    /// Whether the renderer draws spinner frames and animation steps.
+    ///
+    /// When no renderer of a presenter wants frames, its alerts wake only for changes of phase
+    /// and text, never for animation.
+    var wantsFrames: Bool { get }
+
+    /// Draws `snapshot`, the new look of `alert`.
+    func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID)
+
+    /// Prints `line` above the alerts, on behalf of `alert`.
+    func log(_ line: String, from alert: WaitAlertID)
+}

@@ -1,0 +1,96 @@
+import Synchronization
+
+/// The single lock between the tasks reporting to an alert and the alert's driver.
+///
+/// Reports from any thread land here in call order; the driver drains them on the main actor.
+/// Texts are coalesced (one slot, latest wins), log lines are queued in order, and at most one
+/// main-actor wake-up is pending at any time. An update wakes the driver only while the driver
+/// has said it can show a text at once (`arm`); otherwise the text waits for the driver's next
+/// deadline, so a burst of updates costs one slot and no wake-ups.
+final class ReportMailbox: Sendable {
+    /// What the driver takes out in one go.
+    struct Batch {
+        var text: String?
+        var logs: [String] = []
+        var outcome: WaitAlertOutcome?
+    }
+
+    private struct State {
+        var batch = Batch()
+        var isClosed = false
+        var isArmed = false
+        var wake: Task<Void, Never>?
+        weak var driver: WaitAlertDriver?
+
+        mutating func scheduleWake() {
+            guard wake == nil, let driver else { return }
+            wake = Task { @MainActor in driver.wakeFromMailbox() }
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// Connects the driver that drains this mailbox.
+    func connect(_ driver: WaitAlertDriver) {
+        state.withLock { $0.driver = driver }
+    }
+
+    /// Stores the latest text, waking the driver only if it can show it now.
+    func update(_ text: String) {
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            state.batch.text = text
+            if state.isArmed { state.scheduleWake() }
+        }
+    }
+
+    /// Queues a log line and wakes the driver.
+    func log(_ line: String) {
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            state.batch.logs.append(line)
+            state.scheduleWake()
+        }
+    }
+
+    /// Closes the mailbox with the work's outcome and wakes the driver.
+    ///
+    /// - Returns: `false` when the mailbox was already closed (the first outcome wins).
+    @discardableResult
+    func finish(_ outcome: WaitAlertOutcome) -> Bool {
+        state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.isClosed = true
+            state.batch.outcome = outcome
+            state.scheduleWake()
+            return true
+        }
+    }
+
+    /// Whether reports are still accepted.
+    var isOpen: Bool { state.withLock { !$0.isClosed } }
+
+    /// Takes everything reported since the last drain.
+    func drain() -> Batch {
+        state.withLock { state in
+            defer { state.batch = Batch() }
+            return state.batch
+        }
+    }
+
+    /// Sets whether an update should wake the driver; a text already waiting wakes it at once.
+    func arm(_ armed: Bool) {
+        state.withLock { state in
+            state.isArmed = armed
+            if armed, state.batch.text != nil { state.scheduleWake() }
+        }
+    }
+
+    /// Marks the pending wake-up as running, so the next report may schedule another.
+    func wakeStarted() {
+        state.withLock { $0.wake = nil }
+    }
+
+    /// The wake-up scheduled but not yet run, if any.
+    var pendingWake: Task<Void, Never>? { state.withLock { $0.wake } }
+}

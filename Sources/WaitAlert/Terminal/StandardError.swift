@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+    import Glibc
+    private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+    import Musl
+    private let systemWrite = Musl.write
+#elseif canImport(Darwin)
+    import Darwin
+    private let systemWrite = Darwin.write
+#endif
+import Synchronization
+
+/// The process's standard error as a ``WaitAlertTerminal``.
+///
+/// Interactive when standard error is a terminal and `TERM` is set and not `dumb`. Writes retry
+/// after `EINTR` and partial writes; after any other error (a closed pipe, `EPIPE`) the device is
+/// marked broken and every later write returns `false` without touching the descriptor.
+public final class StandardError: WaitAlertTerminal {
+    /// The process's standard error.
+    public static let shared = StandardError(descriptor: STDERR_FILENO)
+
+    /// The file descriptor written to.
+    public let descriptor: Int32
+    private let broken = Atomic<Bool>(false)
+
+    /// Wraps `descriptor` (standard error by default).
+    public init(descriptor: Int32 = 2) {
+        self.descriptor = descriptor
+    }
+
+    public var isInteractive: Bool {
+        guard isatty(descriptor) == 1 else { return false }
+        guard let term = getenv("TERM").map({ String(cString: $0) }) else { return false }
+        return !term.isEmpty && term != "dumb"
+    }
+
+    public var columns: Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        guard !broken.load(ordering: .relaxed) else { return false }
+        let complete = bytes.withUnsafeBytes { Self.writeAll($0, to: descriptor) }
+        if !complete { broken.store(true, ordering: .relaxed) }
+        return complete
+    }
+
+    /// Writes every byte, retrying after `EINTR`/`EAGAIN` and partial writes. Async-signal-safe.
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR || errno == EAGAIN {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+}

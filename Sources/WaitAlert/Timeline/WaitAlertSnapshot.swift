@@ -1,0 +1,57 @@
+/// What a wait alert looks like at one instant: everything a renderer needs, as plain values.
+public struct WaitAlertSnapshot: Sendable, Hashable {
+    /// The alert's lifecycle phase.
+    public var phase: WaitAlertPhase
+    /// The text on display (or about to be displayed while the alert is pending).
+    public var text: String
+    /// When the current text began to show, on the timeline's clock.
+    public var textSince: Duration
+    /// The spinner frame index, or `nil` when no spinner is showing (toast, final message, hidden).
+    public var spinnerFrame: Int?
+    /// The spinner glyph for `spinnerFrame`, or `nil`.
+    public var spinnerGlyph: String?
+    /// 0 (transparent) … 1 (opaque).
+    public var opacity: Double
+    /// The pop-in scale: 0.6 → 1.1 → 0.9 → 1.0 while appearing, 1 otherwise.
+    public var scale: Double
+    /// A wait alert (with a spinner while working) or a toast (a text, then gone).
+    public var kind: WaitAlertKind
+    /// How the alert ended, once its final message shows.
+    public var outcome: WaitAlertOutcome?
+    /// Whether the alert has ever been visible.
+    public var wasShown: Bool
+    /// How long the work ran, once it finished.
+    public var workDuration: Duration?
+
+    /// Whether anything of the alert is on screen.
+    public var isVisible: Bool { phase.isOnScreen }
+}
+
+/// The lifecycle of a wait alert. Phases only ever move forward, possibly skipping some.
+public enum WaitAlertPhase: Int, Sendable, Hashable, CaseIterable, Comparable {
+    /// Waiting out the grace delay; nothing is visible.
+    case pending
+    /// Fading and popping in.
+    case appearing
+    /// Fully visible, showing progress texts.
+    case visible
+    /// Showing the final message for its reading time.
+    case lingering
+    /// Fading out.
+    case fading
+    /// Removed; the completion has fired.
+    case gone
+
+    /// Whether the alert is (at least partly) on screen in this phase.
+    public var isOnScreen: Bool { self != .pending && self != .gone }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The two shapes of alert.
+public enum WaitAlertKind: Sendable, Hashable {
+    /// A spinner and a text while work goes on, then a final message.
+    case waitAlert
+    /// A text shown for its reading time, then faded out; no spinner, no outcome icon.
+    case toast
+}

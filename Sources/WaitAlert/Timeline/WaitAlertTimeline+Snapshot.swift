@@ -1,0 +1,78 @@
+extension WaitAlertTimeline {
+    /// What the alert looks like at `now` (an instant not before the last event or deadline).
+    public func snapshot(at now: Duration) -> WaitAlertSnapshot {
+        let now = max(now, self.now)
+        let spinning = phase == .appearing || phase == .visible
+        let frame = spinning ? timing.spinner.map { $0.frameIndex(after: now - (appearedAt ?? now)) } : nil
+        return WaitAlertSnapshot(
+            phase: phase,
+            text: text,
+            textSince: textSince,
+            spinnerFrame: frame,
+            spinnerGlyph: frame.flatMap { timing.spinner?.frames[$0] },
+            opacity: opacity(at: now),
+            scale: scale(at: now),
+            kind: kind,
+            outcome: phase >= .lingering ? outcome : nil,
+            wasShown: appearedAt != nil,
+            workDuration: finishedAt.map { $0 - beganAt }
+        )
+    }
+
+    /// The next instant after `now` at which the picture changes without any event: the next
+    /// spinner frame, or the next animation step while appearing or fading. `nil` when the picture
+    /// is still.
+    public func nextFrame(after now: Duration) -> Duration? {
+        let interval = timing.spinner?.interval ?? Self.animationInterval
+        switch phase {
+        case .appearing, .fading:
+            break
+        case .visible where timing.spinner != nil:
+            break
+        default:
+            return nil
+        }
+        let origin = phase == .fading ? (fadeStartedAt ?? now) : (appearedAt ?? now)
+        let steps = (max(now, origin) - origin).attoseconds / interval.attoseconds + 1
+        return origin + Duration(attoseconds: interval.attoseconds * steps)
+    }
+
+    /// The animation step of an alert without a spinner while it appears or fades.
+    static let animationInterval = Duration.milliseconds(50)
+
+    func opacity(at now: Duration) -> Double {
+        switch phase {
+        case .pending, .gone:
+            return 0
+        case .appearing:
+            return progress(since: appearedAt ?? now, over: timing.appear, at: now)
+        case .visible, .lingering:
+            return 1
+        case .fading:
+            return fadeFromOpacity * (1 - progress(since: fadeStartedAt ?? now, over: timing.fadeOut, at: now))
+        }
+    }
+
+    func scale(at now: Duration) -> Double {
+        switch phase {
+        case .pending: Self.popIn(0)
+        case .appearing: Self.popIn(progress(since: appearedAt ?? now, over: timing.appear, at: now))
+        default: 1
+        }
+    }
+
+    private func progress(since start: Duration, over length: Duration, at now: Duration) -> Double {
+        guard length > .zero else { return 1 }
+        return min(max((now - start) / length, 0), 1)
+    }
+
+    /// The classic pop-in: scale 0.6 → 1.1 → 0.9 → 1.0 at 0, 0.6, 0.8 and 1.0 of the duration.
+    static func popIn(_ t: Double) -> Double {
+        let keys: [(time: Double, scale: Double)] = [(0, 0.6), (0.6, 1.1), (0.8, 0.9), (1, 1)]
+        guard t > 0 else { return keys[0].scale }
+        for (a, b) in zip(keys, keys.dropFirst()) where t <= b.time {
+            return a.scale + (b.scale - a.scale) * (t - a.time) / (b.time - a.time)
+        }
+        return 1
+    }
+}

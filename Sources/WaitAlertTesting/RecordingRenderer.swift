@@ -1,0 +1,89 @@
+public import WaitAlert
+
+/// A renderer that records everything it is given, for assertions in tests.
+///
+/// ```swift
+/// let recorder = RecordingRenderer()
+/// let presenter = WaitAlertPresenter(renderers: [recorder], clock: clock)
+/// // …
+/// #expect(recorder.texts == ["Doing Something", "Getting there…", "Done"])
+/// ```
+@MainActor
+public final class RecordingRenderer: WaitAlertRenderer {
+    /// One thing the renderer was given.
+    public enum Event: Sendable, Hashable {
+        /// A new snapshot of an alert.
+        case snapshot(WaitAlertSnapshot, of: WaitAlertID)
+        /// A log line printed on behalf of an alert.
+        case log(String, from: WaitAlertID)
+    }
+
+    /// Everything given so far, in order.
+    public private(set) var events: [Event] = []
+    public let wantsFrames: Bool
+    private var waiters: [(condition: (Event) -> Bool, continuation: CheckedContinuation<Event, Never>)] = []
+
+    /// Makes a recorder; with `wantsFrames`, alerts also wake for every spinner frame.
+    public init(wantsFrames: Bool = false) {
+        self.wantsFrames = wantsFrames
+    }
+
+    public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID) {
+        record(.snapshot(snapshot, of: alert))
+    }
+
+    public func log(_ line: String, from alert: WaitAlertID) {
+        record(.log(line, from: alert))
+    }
+
+    /// Every snapshot, of every alert, in order.
+    public var snapshots: [WaitAlertSnapshot] {
+        events.compactMap { if case .snapshot(let snapshot, _) = $0 { snapshot } else { nil } }
+    }
+
+    /// The latest snapshot of any alert.
+    public var latest: WaitAlertSnapshot? { snapshots.last }
+
+    /// The distinct texts shown, in order (consecutive repeats collapsed), excluding hidden phases.
+    public var texts: [String] {
+        snapshots.filter(\.isVisible).map(\.text).reduce(into: []) { texts, text in
+            if texts.last != text { texts.append(text) }
+        }
+    }
+
+    /// The phases gone through, in order (consecutive repeats collapsed).
+    public var phases: [WaitAlertPhase] {
+        snapshots.map(\.phase).reduce(into: []) { phases, phase in
+            if phases.last != phase { phases.append(phase) }
+        }
+    }
+
+    /// Every log line, in order.
+    public var logs: [String] {
+        events.compactMap { if case .log(let line, _) = $0 { line } else { nil } }
+    }
+
+    /// Waits for the next snapshot that satisfies `condition` (one already recorded does not count).
+    public func nextSnapshot(where condition: @escaping (WaitAlertSnapshot) -> Bool = { _ in true }) async -> WaitAlertSnapshot {
+        let event = await nextEvent {
+            if case .snapshot(let snapshot, _) = $0 { condition(snapshot) } else { false }
+        }
+        guard case .snapshot(let snapshot, _) = event else { preconditionFailure("unreachable") }
+        return snapshot
+    }
+
+    /// Waits for the next event that satisfies `condition`.
+    public func nextEvent(where condition: @escaping (Event) -> Bool) async -> Event {
+        await withCheckedContinuation { waiters.append((condition, $0)) }
+    }
+
+    /// Forgets everything recorded so far.
+    public func reset() { events = [] }
+
+    private func record(_ event: Event) {
+        events.append(event)
+        let ready = waiters.filter { $0.condition(event) }
+        waiters.removeAll { $0.condition(event) }
+        ready.forEach { $0.continuation.resume(returning: event) }
+    }
+}
