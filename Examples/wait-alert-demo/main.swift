@@ -1,1 +1,54 @@
-// Placeholder
+// The classic wait alert, in a terminal: "Doing Something", three progress texts, then "Done".
+//
+//     swift run wait-alert-demo              the seed timeline, ending in success (exit status 0)
+//     swift run wait-alert-demo --fail       the same, ending in failure (exit status 1)
+//     swift run wait-alert-demo --logs       with log lines printed above the alert
+//     swift run wait-alert-demo --hostile    texts full of escape sequences and control characters
+//     swift run wait-alert-demo --quick      work that ends within the grace delay
+import WaitAlert
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+struct DemoFailure: Error, CustomStringConvertible {
+    var description: String { "Could not reach the server" }
+}
+
+let options = Set(CommandLine.arguments.dropFirst())
+let unknown = options.subtracting(["--fail", "--logs", "--hostile", "--quick", "--help"])
+if options.contains("--help") || !unknown.isEmpty {
+    print("usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick]")
+    exit(unknown.isEmpty ? 0 : 2)
+}
+
+let hostile = options.contains("--hostile")
+let steps: [(at: Duration, text: String)] = [
+    (.seconds(1), hostile ? "evil\u{1B}[2J\u{1B}]0;pwned\u{07}\nsecond\rline" : "Getting there…"),
+    (.seconds(2), hostile ? "\u{202E}desrever\u{202C} and \u{1B}[31mred\u{1B}[0m" : "Really…"),
+    (.seconds(3), hostile ? String(repeating: "漢字👨‍👩‍👧 ", count: 40) : "Just about there…"),
+]
+
+do {
+    try await withWaitAlert("Doing Something", success: "Done") { alert in
+        if options.contains("--quick") { return }
+        let start = ContinuousClock.now
+        for step in steps {
+            try await Task.sleep(until: start + step.at)
+            alert.update(step.text)
+            if options.contains("--logs") { alert.log("reached \(step.at)") }
+        }
+        try await Task.sleep(until: start + .milliseconds(4500))
+        if options.contains("--fail") { throw DemoFailure() }
+    }
+    await WaitAlertPresenter.shared.idle()
+    exit(0)
+} catch is CancellationError {
+    await WaitAlertPresenter.shared.idle()
+    exit(130)
+} catch {
+    await WaitAlertPresenter.shared.idle()
+    exit(1)
+}

@@ -63,6 +63,12 @@ public final class RecordingRenderer: WaitAlertRenderer {
         events.compactMap { if case .log(let line, _) = $0 { line } else { nil } }
     }
 
+    /// The first snapshot that satisfies `condition`: one already recorded, or else the next one.
+    public func snapshot(where condition: @escaping (WaitAlertSnapshot) -> Bool = { _ in true }) async -> WaitAlertSnapshot {
+        if let recorded = snapshots.first(where: condition) { return recorded }
+        return await nextSnapshot(where: condition)
+    }
+
     /// Waits for the next snapshot that satisfies `condition` (one already recorded does not count).
     public func nextSnapshot(where condition: @escaping (WaitAlertSnapshot) -> Bool = { _ in true }) async -> WaitAlertSnapshot {
         let event = await nextEvent {

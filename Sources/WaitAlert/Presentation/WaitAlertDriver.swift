@@ -46,9 +46,8 @@ final class WaitAlertDriver {
     }
 
     func wakeFromMailbox() {
-        mailbox.wakeStarted()
         wakeUps += 1
-        step()
+        step(byWake: true)
     }
 
     private func timerFired(generation: UInt64) {
@@ -59,10 +58,10 @@ final class WaitAlertDriver {
     }
 
     /// Applies everything reported and everything due, then sleeps until the next deadline.
-    private func step() {
+    private func step(byWake: Bool = false) {
+        let batch = mailbox.drain(byWake: byWake)
         guard !isGone else { return }
         let now = clock.now()
-        let batch = mailbox.drain()
         var actions: [WaitAlertTimeline.Action] = []
         if let text = batch.text { actions += timeline.send(.update(text), at: now) }
         for line in batch.logs { actions += timeline.send(.log(line), at: now) }
@@ -94,6 +93,7 @@ final class WaitAlertDriver {
     private func publish(at now: Duration) {
         let snapshot = timeline.snapshot(at: now)
         guard snapshot != model.snapshot else { return }
+        if !presenter.wantsFrames, snapshot.differsOnlyInSpinnerFrame(from: model.snapshot) { return }
         model.snapshot = snapshot
         presenter.renderers.forEach { $0.render(snapshot, of: id) }
     }

@@ -59,6 +59,16 @@ public final class WaitAlertPresenter {
         alerts.removeAll { $0.id == driver.id }
     }
 
+    /// Waits until every alert alive now has faded out and been removed.
+    ///
+    /// A command-line program can await this before exiting so a transient alert finishes its
+    /// fade; `withWaitAlert` itself never waits for it.
+    public func idle() async {
+        for alert in alerts {
+            _ = await alert.completed()
+        }
+    }
+
     /// Cancels the work of every alert that is waiting for work.
     public func cancelAll() {
         drivers.values.forEach { $0.cancelWork?() }

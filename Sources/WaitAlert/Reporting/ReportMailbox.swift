@@ -70,10 +70,15 @@ final class ReportMailbox: Sendable {
     /// Whether reports are still accepted.
     var isOpen: Bool { state.withLock { !$0.isClosed } }
 
-    /// Takes everything reported since the last drain.
-    func drain() -> Batch {
+    /// Takes everything reported since the last drain and disarms until the driver's next `arm`.
+    ///
+    /// - Parameter byWake: whether the pending wake-up is the one draining; it is then cleared in
+    ///   the same critical section, so no report can slip a second wake-up in between.
+    func drain(byWake: Bool) -> Batch {
         state.withLock { state in
             defer { state.batch = Batch() }
+            state.isArmed = false
+            if byWake { state.wake = nil }
             return state.batch
         }
     }
@@ -84,11 +89,6 @@ final class ReportMailbox: Sendable {
             state.isArmed = armed
             if armed, state.batch.text != nil { state.scheduleWake() }
         }
-    }
-
-    /// Marks the pending wake-up as running, so the next report may schedule another.
-    func wakeStarted() {
-        state.withLock { $0.wake = nil }
     }
 
     /// The wake-up scheduled but not yet run, if any.

@@ -25,6 +25,14 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
 
     /// Whether anything of the alert is on screen.
     public var isVisible: Bool { phase.isOnScreen }
+
+    /// Whether `other` looks the same but for the spinner's frame.
+    func differsOnlyInSpinnerFrame(from other: WaitAlertSnapshot) -> Bool {
+        var same = self
+        same.spinnerFrame = other.spinnerFrame
+        same.spinnerGlyph = other.spinnerGlyph
+        return same == other
+    }
 }
 
 /// The lifecycle of a wait alert. Phases only ever move forward, possibly skipping some.

@@ -1,0 +1,174 @@
+import Observation
+import Testing
+import WaitAlert
+import WaitAlertTesting
+
+@Suite("Driver and model")
+@MainActor
+struct DriverTests {
+    /// The seed timeline played through a presenter on a manual clock, checked at each instant.
+    @Test func seedTimelineThroughThePresenter() async {
+        let bed = WaitAlertTestBed()
+        let alert = showWaitAlert("Doing Something", presenter: bed.presenter)
+        let script: [(ms: Int, action: (() -> Void)?, phase: WaitAlertPhase, text: String)] = [
+            (0, nil, .pending, "Doing Something"),
+            (500, nil, .appearing, "Doing Something"),
+            (750, nil, .visible, "Doing Something"),
+            (1000, { alert.update("Getting there…") }, .visible, "Getting there…"),
+            (2000, { alert.update("Really…") }, .visible, "Really…"),
+            (3000, { alert.update("Just about there…") }, .visible, "Just about there…"),
+            (4500, { alert.succeed("Done") }, .lingering, "Done"),
+            (5499, nil, .lingering, "Done"),
+            (5500, nil, .fading, "Done"),
+            (5850, nil, .gone, "Done"),
+        ]
+        for step in script {
+            await bed.advance(to: .milliseconds(step.ms))
+            step.action?()
+            await bed.settle()
+            #expect(alert.model.snapshot.phase == step.phase, "at \(step.ms) ms")
+            #expect(alert.model.snapshot.text == step.text, "at \(step.ms) ms")
+        }
+        #expect(alert.model.completion == WaitAlertCompletion(outcome: .success("Done"), wasShown: true, workDuration: .milliseconds(4500)))
+        #expect(bed.recorder.phases == [.pending, .appearing, .visible, .lingering, .fading, .gone])
+        #expect(bed.recorder.texts == ["Doing Something", "Getting there…", "Really…", "Just about there…", "Done"])
+        #expect(bed.presenter.alerts.isEmpty)
+    }
+
+    /// 1,000,000 updates from 4 tasks while visible: O(1) wake-ups, at most one text per minimum.
+    @Test func updateBurstIsCoalesced() async throws {
+        let bed = WaitAlertTestBed(timing: try WaitAlertTiming.default.with(grace: .zero, appear: .zero))
+        let alert = showWaitAlert("Starting", presenter: bed.presenter)
+        await bed.advance(by: .seconds(1))
+        let before = bed.presenter.wakeUps(of: alert.model.id)!
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for index in 0..<250_000 { alert.update("worker \(worker) update \(index)") }
+                }
+            }
+        }
+        alert.update("the very last")
+        await bed.settle()
+        let duringBurst = bed.presenter.wakeUps(of: alert.model.id)! - before
+        // The first update may wake the driver; after it shows, the hold disarms the mailbox.
+        #expect(duringBurst <= 1)
+        let textsDuringBurst = bed.recorder.texts.count
+        await bed.advance(by: .milliseconds(400))
+        #expect(alert.model.snapshot.text == "the very last")
+        #expect(bed.presenter.wakeUps(of: alert.model.id)! - before <= 2)
+        #expect(bed.recorder.texts.count <= textsDuringBurst + 1)
+        alert.succeed()
+        await bed.run()
+    }
+
+    @Test func textsAreHeldForTheirMinimumAndTheLatestWins() async {
+        let bed = WaitAlertTestBed(timing: try! .default.with(grace: .zero, appear: .zero))
+        let alert = showWaitAlert("one", presenter: bed.presenter)
+        await bed.advance(to: .milliseconds(100))
+        alert.update("two")
+        alert.update("three")
+        await bed.settle()
+        #expect(alert.model.snapshot.text == "one")
+        await bed.advance(to: .milliseconds(399))
+        #expect(alert.model.snapshot.text == "one")
+        await bed.advance(to: .milliseconds(400))
+        #expect(alert.model.snapshot.text == "three")
+        #expect(!bed.recorder.texts.contains("two"))
+        alert.dismiss()
+        await bed.run()
+    }
+
+    @Test func droppedHandleDismissesItsAlert() async {
+        let bed = WaitAlertTestBed()
+        var model: WaitAlertModel?
+        do {
+            let alert = showWaitAlert("Forgotten", presenter: bed.presenter)
+            model = alert.model
+            await bed.advance(by: .seconds(1))
+            #expect(alert.model.snapshot.phase == .visible)
+        }
+        await bed.run()
+        #expect(model?.completion?.outcome == .dismissed)
+        #expect(model?.completion?.wasShown == true)
+        #expect(bed.recorder.phases.suffix(2) == [.fading, .gone])
+        #expect(!bed.recorder.phases.contains(.lingering))
+    }
+
+    @Test func handleEndingsAndFirstEndingWins() async {
+        let bed = WaitAlertTestBed()
+        let alert = showWaitAlert("Syncing…", presenter: bed.presenter)
+        await bed.advance(by: .seconds(1))
+        alert.fail("Disk full")
+        alert.succeed("ignored")
+        await bed.settle()
+        #expect(alert.model.snapshot.text == "Disk full")
+        #expect(alert.model.snapshot.outcome == .failure("Disk full"))
+        let completion = await completion(of: alert.model, bed: bed)
+        #expect(completion.outcome == .failure("Disk full"))
+    }
+
+    @Test func dismissSkipsTheMinimumDisplay() async {
+        let bed = WaitAlertTestBed()
+        let alert = showWaitAlert("Loading", presenter: bed.presenter)
+        await bed.advance(to: .milliseconds(800))
+        alert.model.dismiss()
+        await bed.settle()
+        #expect(alert.model.snapshot.phase == .fading)
+        await bed.advance(to: .milliseconds(1150))
+        #expect(alert.model.completion?.outcome == .dismissed)
+    }
+
+    @Test func toastShowsForItsReadingTimeWithoutSpinner() async {
+        let bed = WaitAlertTestBed()
+        let toast = showToast("Saved", presenter: bed.presenter)
+        await bed.settle()
+        #expect(toast.snapshot.kind == .toast)
+        #expect(toast.snapshot.phase == .appearing)
+        await bed.advance(to: .milliseconds(250))
+        #expect(toast.snapshot.phase == .lingering)
+        #expect(toast.snapshot.spinnerFrame == nil)
+        // "Saved": 0.5 s + 5 × 0.06 s = 0.8 s, clamped up to the 1 s minimum.
+        await bed.advance(to: .milliseconds(1249))
+        #expect(toast.snapshot.phase == .lingering)
+        await bed.advance(to: .milliseconds(1250))
+        #expect(toast.snapshot.phase == .fading)
+        await bed.run()
+        #expect(toast.completion == WaitAlertCompletion(outcome: .success("Saved"), wasShown: true, workDuration: .zero))
+        #expect(bed.recorder.snapshots.allSatisfy { $0.spinnerFrame == nil })
+    }
+
+    @Test func modelIsObservable() async {
+        let bed = WaitAlertTestBed()
+        let alert = showWaitAlert("Watching", presenter: bed.presenter)
+        let changed = Gate()
+        withObservationTracking { _ = alert.model.snapshot } onChange: { changed.open() }
+        await bed.advance(by: .seconds(1))
+        await changed.wait()
+        #expect(alert.model.snapshot.phase == .visible)
+        #expect(bed.presenter.alerts.map(\.id) == [alert.model.id])
+        alert.dismiss()
+        await bed.run()
+    }
+
+    @Test func framesAreDrawnOnlyWhenARendererWantsThem() async {
+        let still = WaitAlertTestBed()
+        let animated = WaitAlertTestBed(wantsFrames: true)
+        for bed in [still, animated] {
+            let alert = showWaitAlert("Spinning", presenter: bed.presenter)
+            await bed.advance(by: .seconds(2))
+            alert.dismiss()
+            await bed.run()
+        }
+        let stillFrames = Set(still.recorder.snapshots.compactMap(\.spinnerFrame))
+        let animatedFrames = animated.recorder.snapshots.compactMap(\.spinnerFrame)
+        #expect(stillFrames == [0, 3])   // drawn at 0.5 s (appear) and 0.75 s (visible) only
+        // 0.5 s … 2 s at 80 ms a frame: every frame index, in order.
+        #expect(Array(animatedFrames.prefix(12)) == [0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 0])
+    }
+
+    private func completion(of model: WaitAlertModel, bed: WaitAlertTestBed) async -> WaitAlertCompletion {
+        await bed.run()
+        return await model.completed()
+    }
+}
