@@ -43,12 +43,9 @@ do {
         try await Task.sleep(until: start + .milliseconds(4500))
         if options.contains("--fail") { throw DemoFailure() }
     }
-    await WaitAlertPresenter.shared.idle()
     exit(0)
 } catch is CancellationError {
-    await WaitAlertPresenter.shared.idle()
     exit(130)
 } catch {
-    await WaitAlertPresenter.shared.idle()
     exit(1)
 }

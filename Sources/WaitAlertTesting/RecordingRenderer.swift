@@ -28,7 +28,7 @@ public final class RecordingRenderer: WaitAlertRenderer {
         self.wantsFrames = wantsFrames
     }
 
-    public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID) {
+    public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         record(.snapshot(snapshot, of: alert))
     }
 

@@ -35,7 +35,7 @@ final class WaitAlertDriver {
 
     /// Publishes the first snapshot and arms the first deadline.
     func start() {
-        presenter.renderers.forEach { $0.render(model.snapshot, of: id) }
+        presenter.renderers.forEach { $0.render(model.snapshot, of: id, at: timeline.now) }
         step()
     }
 
@@ -92,10 +92,14 @@ final class WaitAlertDriver {
 
     private func publish(at now: Duration) {
         let snapshot = timeline.snapshot(at: now)
-        guard snapshot != model.snapshot else { return }
-        if !presenter.wantsFrames, snapshot.differsOnlyInSpinnerFrame(from: model.snapshot) { return }
-        model.snapshot = snapshot
-        presenter.renderers.forEach { $0.render(snapshot, of: id) }
+        let changed = snapshot != model.snapshot
+            && (presenter.wantsFrames || !snapshot.differsOnlyInSpinnerFrame(from: model.snapshot))
+        if changed { model.snapshot = snapshot }
+        for renderer in presenter.renderers {
+            if changed || renderer.redrawDeadline(for: id).map({ $0 <= now }) == true {
+                renderer.render(snapshot, of: id, at: now)
+            }
+        }
     }
 
     private func reschedule(after now: Duration) {
@@ -104,6 +108,7 @@ final class WaitAlertDriver {
         var deadlines = [timeline.nextDeadline]
         if let slot, slot > now { deadlines.append(slot) }
         if presenter.wantsFrames { deadlines.append(timeline.nextFrame(after: now)) }
+        deadlines += presenter.renderers.map { $0.redrawDeadline(for: id) }
         schedule(deadlines.compactMap { $0 }.min())
     }
 

@@ -40,10 +40,14 @@ public final class WaitAlertPresenter {
         self.timing = timing
         self.clock = AlertClock(clock)
         self.wantsFrames = renderers.contains { $0.wantsFrames }
+        renderers.forEach { $0.didAttach(to: self) }
     }
 
-    /// The presenter used when none is given: plain lines on standard error.
-    public static var shared = WaitAlertPresenter(renderers: [LineRenderer(terminal: StandardError.shared)])
+    /// The presenter used when none is given: a ``TerminalOverlay`` on standard error, with
+    /// persistent final lines and the ``WaitAlertTiming/terminal`` timing.
+    ///
+    /// An app that draws alerts itself replaces it: `WaitAlertPresenter.shared = WaitAlertPresenter()`.
+    public static var shared = WaitAlertPresenter(renderers: [TerminalOverlay()], timing: .terminal)
 
     /// Begins an alert showing `text`.
     func begin(_ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert) -> WaitAlertDriver {

@@ -2,15 +2,23 @@
 /// `TERM=dumb`.
 ///
 /// It prints a line when an alert first appears, a line per distinct text at most once every
-/// ``minimumInterval`` (latest wins, so a busy alert never floods a log), every log line, and the
-/// final outcome — also for an alert that finished within its grace delay and was never shown,
-/// so the record of what happened is never lost.
+/// ``minimumInterval`` (a text that comes sooner waits, and a newer one replaces it: latest wins,
+/// so a busy alert never floods a log), every log line, and the final outcome — also for an alert
+/// that finished within its grace delay and was never shown, so the record of what happened is
+/// never lost.
 @MainActor
 public final class LineRenderer: WaitAlertRenderer {
     /// The shortest time between two progress lines of one alert.
     public let minimumInterval: Duration
     private let terminal: any WaitAlertTerminal
-    private var printed: [WaitAlertID: (text: String, at: Duration)] = [:]
+    private var alerts: [WaitAlertID: Printed] = [:]
+
+    private struct Printed {
+        var text: String?
+        var at: Duration
+        var held: String?
+        var ended = false
+    }
 
     /// Makes a renderer writing to `terminal`.
     public init(terminal: any WaitAlertTerminal, minimumInterval: Duration = .seconds(1)) {
@@ -20,30 +28,39 @@ public final class LineRenderer: WaitAlertRenderer {
 
     public var wantsFrames: Bool { false }
 
-    public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID) {
+    public func redrawDeadline(for alert: WaitAlertID) -> Duration? {
+        guard let printed = alerts[alert], printed.held != nil else { return nil }
+        return printed.at + minimumInterval
+    }
+
+    public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
+        var printed = alerts[alert] ?? Printed(at: instant)
+        defer { alerts[alert] = snapshot.phase == .gone ? nil : printed }
         switch snapshot.phase {
         case .pending:
             return
         case .appearing, .visible:
-            guard snapshot.kind == .waitAlert else { return }
-            if let last = printed[alert] {
-                guard last.text != snapshot.text, snapshot.textSince - last.at >= minimumInterval else { return }
+            guard snapshot.kind == .waitAlert, printed.text != snapshot.text else {
+                printed.held = nil
+                return
             }
-            printed[alert] = (snapshot.text, snapshot.textSince)
-            emit(snapshot.text)
+            if printed.text == nil || instant - printed.at >= minimumInterval {
+                printed = Printed(text: snapshot.text, at: instant)
+                emitLine(snapshot.text)
+            } else {
+                printed.held = snapshot.text
+            }
         case .lingering, .fading, .gone:
-            guard printed[alert]?.text != Self.finishedMark else { return }
-            printed[alert] = (Self.finishedMark, snapshot.textSince)
-            emit(Self.finalLine(for: snapshot))
+            guard !printed.ended else { return }
+            printed.ended = true
+            printed.held = nil
+            if snapshot.outcome?.finalText != nil { emitLine(Self.finalLine(for: snapshot)) }
         }
-        if snapshot.phase == .gone { printed[alert] = nil }
     }
 
     public func log(_ line: String, from alert: WaitAlertID) {
         emit(line)
     }
-
-    private static let finishedMark = "\u{0}finished"
 
     /// The plain final line of a finished alert: `✔ Done (4.5s)`, `✖ reason`, `⚠ Cancelled`.
     static func finalLine(for snapshot: WaitAlertSnapshot) -> String {
@@ -59,9 +76,15 @@ public final class LineRenderer: WaitAlertRenderer {
         }
     }
 
+    /// Writes a progress or final text as exactly one line.
+    private func emitLine(_ text: String) {
+        terminal.write(Array((TextSanitizer.line(text) + "\n").utf8))
+    }
+
+    /// Writes a log line, split at its line breaks: every part is kept.
     private func emit(_ line: String) {
-        for part in TextSanitizer.logLines(line) {
-            terminal.write(Array((part + "\n").utf8))
-        }
+        var bytes: [UInt8] = []
+        for part in TextSanitizer.logLines(line) { bytes += (part + "\n").utf8 }
+        terminal.write(bytes)
     }
 }

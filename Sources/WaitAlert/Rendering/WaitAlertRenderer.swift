@@ -11,9 +11,21 @@ public protocol WaitAlertRenderer: AnyObject {
     /// and text, never for animation.
     var wantsFrames: Bool { get }
 
-    /// Draws `snapshot`, the new look of `alert`.
-    func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID)
+    /// Draws `snapshot`, the look of `alert` at `instant` (on the presenter's clock).
+    func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration)
+
+    /// The next instant at which the renderer wants `alert` drawn again even if its snapshot has
+    /// not changed (to print a text it held back), or `nil`.
+    func redrawDeadline(for alert: WaitAlertID) -> Duration?
 
     /// Prints `line` above the alerts, on behalf of `alert`.
     func log(_ line: String, from alert: WaitAlertID)
+
+    /// Called once when a presenter starts using the renderer.
+    func didAttach(to presenter: WaitAlertPresenter)
+}
+
+extension WaitAlertRenderer {
+    public func didAttach(to presenter: WaitAlertPresenter) {}
+    public func redrawDeadline(for alert: WaitAlertID) -> Duration? { nil }
 }

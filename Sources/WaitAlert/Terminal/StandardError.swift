@@ -43,9 +43,29 @@ public final class StandardError: WaitAlertTerminal {
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         guard !broken.load(ordering: .relaxed) else { return false }
-        let complete = bytes.withUnsafeBytes { Self.writeAll($0, to: descriptor) }
+        let complete = Self.withoutBrokenPipeSignal {
+            bytes.withUnsafeBytes { Self.writeAll($0, to: descriptor) }
+        }
         if !complete { broken.store(true, ordering: .relaxed) }
         return complete
+    }
+
+    /// Runs `body` with `SIGPIPE` blocked on this thread, and consumes a `SIGPIPE` it raised, so a
+    /// closed pipe becomes an `EPIPE` error for this write only and never ends the program.
+    private static func withoutBrokenPipeSignal<T>(_ body: () -> T) -> T {
+        var pipeOnly = sigset_t()
+        sigemptyset(&pipeOnly)
+        sigaddset(&pipeOnly, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
+        let result = body()
+        var pending = sigset_t()
+        if sigismember(&previous, SIGPIPE) == 0, sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1 {
+            var noWait = timespec()
+            _ = sigtimedwait(&pipeOnly, nil, &noWait)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        return result
     }
 
     /// Writes every byte, retrying after `EINTR`/`EAGAIN` and partial writes. Async-signal-safe.

@@ -1,0 +1,206 @@
+/// The wait alert as a one-line spinner on a terminal — standard error by default — that always
+/// leaves the terminal clean.
+///
+/// On an interactive terminal each visible alert takes one line at the bottom of the output, in
+/// the order alerts appeared, with the cursor hidden. An idle frame rewrites only the spinner
+/// glyph; a new text rewrites its line; log lines print above the alerts. Every text is sanitized
+/// (no control character or escape sequence reaches the terminal) and cut to the terminal's width
+/// by display width. When the output is not interactive (a pipe, a file, CI, `TERM=dumb`), it
+/// writes plain lines through a ``LineRenderer`` and not one escape byte.
+///
+/// ```swift
+/// WaitAlertPresenter.shared = WaitAlertPresenter(
+///     renderers: [TerminalOverlay(ending: .transient)],
+///     timing: .terminal
+/// )
+/// ```
+@MainActor
+public final class TerminalOverlay: WaitAlertRenderer {
+    /// What an alert leaves behind when it ends.
+    public enum Ending: Sendable, Hashable {
+        /// A final line (`✔ Done (1.2s)`, `✖ reason`, `⚠ Cancelled`) replaces the spinner at once and
+        /// stays. Also printed for an alert that ended within its grace delay.
+        case persistent
+        /// The final message lingers and fades, then the line is cleared.
+        case transient
+    }
+
+    /// How the overlay treats the process around it while it shows something.
+    public struct ProcessIntegration: Sendable, Hashable {
+        /// Handle `SIGINT` (cancel the work; a second one exits with 130), `SIGTERM`, `SIGHUP`
+        /// (restore, then end with the signal) and `SIGWINCH` (redraw).
+        public var handlesSignals: Bool
+        /// Turn off echo on standard input when it is the same terminal, so typing cannot break
+        /// the line.
+        public var blocksInput: Bool
+
+        public init(handlesSignals: Bool = true, blocksInput: Bool = true) {
+            self.handlesSignals = handlesSignals
+            self.blocksInput = blocksInput
+        }
+
+        /// Signals and input blocking on, for command-line programs.
+        public static let full = ProcessIntegration()
+        /// Neither: the overlay only draws.
+        public static let none = ProcessIntegration(handlesSignals: false, blocksInput: false)
+    }
+
+    /// What an alert leaves behind when it ends.
+    public let ending: Ending
+    private let terminal: any WaitAlertTerminal
+    private let integration: ProcessIntegration
+    private let interactive: Bool
+    private let colors: Bool
+    private let plain: LineRenderer
+    private var screen = OverlayScreen()
+    private var endedShown: Set<WaitAlertID> = []
+    private weak var presenter: WaitAlertPresenter?
+    private var guarding = false
+    private var stopped = false
+
+    /// Makes an overlay.
+    ///
+    /// - Parameters:
+    ///   - terminal: where to draw; standard error by default.
+    ///   - ending: persistent final lines (the default) or transient alerts.
+    ///   - colors: the colour policy; `NO_COLOR`, `CLICOLOR_FORCE`/`FORCE_COLOR` by default.
+    ///   - integration: signal handling and input blocking while visible, when `terminal` is
+    ///     standard error; ignored for other terminals.
+    public init(
+        terminal: any WaitAlertTerminal = StandardError.shared,
+        ending: Ending = .persistent,
+        colors: ColorPolicy = .environment,
+        integration: ProcessIntegration = .full
+    ) {
+        self.terminal = terminal
+        self.ending = ending
+        self.integration = integration
+        self.interactive = terminal.isInteractive
+        self.colors = colors.usesColor(interactive: terminal.isInteractive)
+        self.plain = LineRenderer(terminal: terminal)
+        self.screen.columns = terminal.columns ?? 80
+    }
+
+    public var wantsFrames: Bool { interactive }
+
+    public func redrawDeadline(for alert: WaitAlertID) -> Duration? {
+        interactive ? nil : plain.redrawDeadline(for: alert)
+    }
+
+    public func didAttach(to presenter: WaitAlertPresenter) {
+        self.presenter = presenter
+    }
+
+    public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
+        guard interactive else { return plain.render(snapshot, of: alert, at: instant) }
+        guard !stopped else { return }
+        let ending = snapshot.kind == .toast ? Ending.transient : self.ending
+        switch (snapshot.phase, ending) {
+        case (.pending, _):
+            return
+        case (.appearing, _), (.visible, _), (.lingering, .transient), (.fading, .transient):
+            show(line(for: snapshot), of: alert)
+        case (.lingering, .persistent), (.fading, .persistent), (.gone, .persistent):
+            guard endedShown.insert(alert).inserted else { break }
+            let finalLine = snapshot.outcome?.finalText == nil ? [] : [finalLine(for: snapshot)]
+            if screen.contains(alert) || !finalLine.isEmpty {
+                write(screen.remove(alert, printingAbove: finalLine))
+            }
+        case (.gone, .transient):
+            if screen.contains(alert) { write(screen.remove(alert, printingAbove: [])) }
+        }
+        if snapshot.phase == .gone { endedShown.remove(alert) }
+        updateGuard()
+    }
+
+    public func log(_ line: String, from alert: WaitAlertID) {
+        guard interactive else { return plain.log(line, from: alert) }
+        guard !stopped else { return }
+        write(screen.print(TextSanitizer.logLines(line)))
+    }
+
+    /// Re-reads the terminal's width and redraws every line, leaving no garbage behind when the
+    /// window shrank below a line's length.
+    public func terminalDidResize() {
+        guard interactive, !stopped else { return }
+        screen.columns = terminal.columns ?? screen.columns
+        write(screen.redraw())
+    }
+
+    private func show(_ line: OverlayScreen.Line, of alert: WaitAlertID) {
+        let bytes = screen.update(alert, to: line)
+        if !bytes.isEmpty { write(bytes) }
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty, !stopped else { return }
+        if !terminal.write(bytes) { stop() }
+    }
+
+    /// The overlay line of a snapshot: spinner glyph (or outcome icon) and text, styled.
+    private func line(for snapshot: WaitAlertSnapshot) -> OverlayScreen.Line {
+        let text = TextSanitizer.line(snapshot.text)
+        var style = OverlayScreen.Style.plain
+        var glyph = snapshot.spinnerGlyph
+        if let outcome = snapshot.outcome, snapshot.kind == .waitAlert {
+            glyph = Self.icon(for: outcome)
+            style = colors ? Self.style(for: outcome) : .plain
+        }
+        if colors, snapshot.phase == .fading { style = .grey(level: snapshot.opacity) }
+        return OverlayScreen.Line(glyph: glyph, text: text, style: style)
+    }
+
+    private func finalLine(for snapshot: WaitAlertSnapshot) -> String {
+        let text = TextSanitizer.line(LineRenderer.finalLine(for: snapshot))
+        guard colors, let outcome = snapshot.outcome else { return text }
+        return Self.style(for: outcome).apply(to: text)
+    }
+
+    static func icon(for outcome: WaitAlertOutcome) -> String? {
+        switch outcome {
+        case .success: "✔"
+        case .failure: "✖"
+        case .cancelled, .timedOut: "⚠"
+        case .dismissed: nil
+        }
+    }
+
+    static func style(for outcome: WaitAlertOutcome) -> OverlayScreen.Style {
+        switch outcome {
+        case .success: .green
+        case .failure: .red
+        case .cancelled, .timedOut: .yellow
+        case .dismissed: .plain
+        }
+    }
+
+    /// Turns the terminal guard on while lines show, off when the screen is empty again.
+    private func updateGuard() {
+        let shouldGuard = !screen.isEmpty && terminal === StandardError.shared
+        guard shouldGuard != guarding else { return }
+        guarding = shouldGuard
+        if shouldGuard {
+            let handlers = TerminalGuard.Handlers(
+                interrupt: { [weak self] in Task { @MainActor in self?.presenter?.cancelAll() } },
+                resize: { [weak self] in Task { @MainActor in self?.terminalDidResize() } }
+            )
+            TerminalGuard.activate(
+                output: StandardError.shared.descriptor,
+                blocksInput: integration.blocksInput,
+                handlesSignals: integration.handlesSignals,
+                handlers: handlers
+            )
+        } else {
+            TerminalGuard.deactivate()
+        }
+    }
+
+    /// Stops drawing for good after the terminal refused a write.
+    private func stop() {
+        stopped = true
+        if guarding {
+            guarding = false
+            TerminalGuard.deactivate()
+        }
+    }
+}
