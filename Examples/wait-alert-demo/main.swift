@@ -5,6 +5,7 @@
 //     swift run wait-alert-demo --logs       with log lines printed above the alert
 //     swift run wait-alert-demo --hostile    texts full of escape sequences and control characters
 //     swift run wait-alert-demo --quick      work that ends within the grace delay
+//     swift run wait-alert-demo --exit-early calls exit(3) while the alert spins
 import WaitAlert
 
 #if canImport(Glibc)
@@ -18,9 +19,9 @@ struct DemoFailure: Error, CustomStringConvertible {
 }
 
 let options = Set(CommandLine.arguments.dropFirst())
-let unknown = options.subtracting(["--fail", "--logs", "--hostile", "--quick", "--help"])
+let unknown = options.subtracting(["--fail", "--logs", "--hostile", "--quick", "--exit-early", "--help"])
 if options.contains("--help") || !unknown.isEmpty {
-    print("usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick]")
+    print("usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--exit-early]")
     exit(unknown.isEmpty ? 0 : 2)
 }
 
@@ -39,6 +40,7 @@ do {
             try await Task.sleep(until: start + step.at)
             alert.update(step.text)
             if options.contains("--logs") { alert.log("reached \(step.at)") }
+            if options.contains("--exit-early") { exit(3) }
         }
         try await Task.sleep(until: start + .milliseconds(4500))
         if options.contains("--fail") { throw DemoFailure() }
