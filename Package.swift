@@ -29,5 +29,10 @@ let package = Package(
             dependencies: ["WaitAlert", "WaitAlertTesting"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "WaitAlertEndToEndTests",
+            dependencies: ["WaitAlertTesting", "wait-alert-demo"],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -37,9 +37,9 @@ public final class LineRenderer: WaitAlertRenderer {
         var printed = alerts[alert] ?? Printed(at: instant)
         defer { alerts[alert] = snapshot.phase == .gone ? nil : printed }
         switch snapshot.phase {
-        case .pending:
+        case .pending where snapshot.outcome == nil:
             return
-        case .appearing, .visible:
+        case .appearing where snapshot.outcome == nil, .visible where snapshot.outcome == nil:
             guard snapshot.kind == .waitAlert, printed.text != snapshot.text else {
                 printed.held = nil
                 return
@@ -50,7 +50,7 @@ public final class LineRenderer: WaitAlertRenderer {
             } else {
                 printed.held = snapshot.text
             }
-        case .lingering, .fading, .gone:
+        default:
             guard !printed.ended else { return }
             printed.ended = true
             printed.held = nil

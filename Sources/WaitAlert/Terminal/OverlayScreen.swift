@@ -1,8 +1,9 @@
 /// The lines an overlay shows at the bottom of a terminal, and the bytes that change them.
 ///
-/// The overlay's lines sit one under the other; between writes the cursor rests on the first of
-/// them (its column does not matter: every change starts with a carriage return). Each method
-/// returns the bytes for one `write`, or none when nothing changes on screen.
+/// The overlay's lines sit one under the other; between writes the cursor rests at the start of
+/// the first of them, so a terminal that re-wraps lines when its window shrinks keeps the cursor
+/// above everything the overlay drew, and one erase-below clears it all. Each method returns the
+/// bytes for one `write`, or none when nothing changes on screen.
 struct OverlayScreen {
     /// How a line is coloured.
     enum Style: Hashable {
@@ -59,7 +60,7 @@ struct OverlayScreen {
         } else {
             out += "\r" + render(line) + Self.eraseLine
         }
-        out += Self.up(index)
+        out += Self.up(index) + "\r"
         return Array(out.utf8)
     }
 
@@ -83,9 +84,9 @@ struct OverlayScreen {
     private mutating func append(_ id: WaitAlertID, _ line: Line) -> [UInt8] {
         var out: String
         if lines.isEmpty {
-            out = Self.hideCursor + "\r" + render(line) + Self.eraseLine
+            out = Self.hideCursor + "\r" + render(line) + Self.eraseLine + "\r"
         } else {
-            out = Self.down(lines.count - 1) + "\r\n" + render(line) + Self.eraseLine + Self.up(lines.count)
+            out = Self.down(lines.count - 1) + "\r\n" + render(line) + Self.eraseLine + Self.up(lines.count) + "\r"
         }
         lines.append((id, line))
         return Array(out.utf8)
@@ -98,7 +99,7 @@ struct OverlayScreen {
             if index > 0 { out += "\r\n" }
             out += "\r" + render(entry.line) + Self.eraseLine
         }
-        out += Self.up(lines.count - 1)
+        if !lines.isEmpty { out += Self.up(lines.count - 1) + "\r" }
         if lines.isEmpty, !wasEmpty { out += Self.showCursor }
         if wasEmpty, !lines.isEmpty { out = Self.hideCursor + out }
         return Array(out.utf8)

@@ -1,12 +1,12 @@
 #if canImport(Glibc)
     import Glibc
-    private let systemWrite = Glibc.write
+    let systemWrite = Glibc.write
 #elseif canImport(Musl)
     import Musl
-    private let systemWrite = Musl.write
+    let systemWrite = Musl.write
 #elseif canImport(Darwin)
     import Darwin
-    private let systemWrite = Darwin.write
+    let systemWrite = Darwin.write
 #endif
 import Synchronization
 

@@ -20,7 +20,11 @@ import Synchronization
 ///   signal again, so the program ends with the signal's conventional status;
 /// - `SIGWINCH` calls the resize handler.
 /// On deactivation the exact terminal settings and the previous signal dispositions come back.
-/// An `atexit` hook restores the terminal if the program calls `exit()` while active.
+/// An `atexit` hook restores the terminal if the program calls `exit()` while active, and stops
+/// every later overlay write so nothing is drawn after the restore.
+///
+/// The signal handlers only call async-signal-safe functions (`write`, `tcsetattr`, `sigaction`,
+/// `raise`, `_exit`); interrupt and resize reach Swift code through a pipe read on a dispatch queue.
 enum TerminalGuard {
     struct Handlers: Sendable {
         var interrupt: @Sendable () -> Void
@@ -31,37 +35,57 @@ enum TerminalGuard {
     /// return to column 0, erase the overlay below the cursor, reset colours, show the cursor.
     static let restoreBytes: [UInt8] = Array("\u{18}\r\u{1B}[J\u{1B}[0m\u{1B}[?25h".utf8)
 
-    private struct State: @unchecked Sendable {  // termios and sigaction are plain C structs
+    static let guardedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
+
+    /// What the signal handlers read. Written only while no handler is installed.
+    private struct SignalContext {
         var output: Int32 = -1
-        var input: Int32?
+        var input: Int32 = -1
         var savedModes = termios()
-        var savedActions: [Int32: sigaction] = [:]
-        var sources: [any DispatchSourceSignal] = []
-        var interrupts = 0
+        var savedActions: [sigaction] = Array(repeating: .init(), count: 4)
+        var notify: Int32 = -1
+    }
+
+    nonisolated(unsafe) private static var context = SignalContext()
+    nonisolated(unsafe) private static var restoreBuffer = restoreBytes
+
+    private struct State: @unchecked Sendable {  // holds C structs and a dispatch source
+        var handlesSignals = false
+        var readSource: (any DispatchSourceRead)?
+        var pipe: (read: Int32, write: Int32) = (-1, -1)
         var exitHookInstalled = false
+        var exited = false
     }
 
     private static let state = Mutex(State())
     private static let active = Atomic<Bool>(false)
+    private static let interrupts = Atomic<Int>(0)
 
     static var isActive: Bool { active.load(ordering: .acquiring) }
 
+    /// Registers the `atexit` restore once per process.
+    static func installExitHook() {
+        state.withLock { state in
+            guard !state.exitHookInstalled else { return }
+            state.exitHookInstalled = true
+            atexit { TerminalGuard.restoreForExit() }
+        }
+    }
+
     /// Starts guarding `output` (a terminal descriptor).
     static func activate(output: Int32, blocksInput: Bool, handlesSignals: Bool, handlers: Handlers) {
+        installExitHook()
         state.withLock { state in
-            guard !active.load(ordering: .relaxed) else { return }
-            state.output = output
-            state.interrupts = 0
-            if blocksInput, let input = sameTerminalInput(as: output), tcgetattr(input, &state.savedModes) == 0 {
-                var modes = state.savedModes
+            guard !active.load(ordering: .relaxed), !state.exited else { return }
+            context.output = output
+            context.input = -1
+            interrupts.store(0, ordering: .relaxed)
+            if blocksInput, let input = sameTerminalInput(as: output), tcgetattr(input, &context.savedModes) == 0 {
+                var modes = context.savedModes
                 modes.c_lflag &= ~tcflag_t(ECHO | ICANON)
-                if tcsetattr(input, TCSANOW, &modes) == 0 { state.input = input }
+                if tcsetattr(input, TCSANOW, &modes) == 0 { context.input = input }
             }
             if handlesSignals { install(&state, handlers: handlers) }
-            if !state.exitHookInstalled {
-                state.exitHookInstalled = true
-                atexit { TerminalGuard.restoreForExit() }
-            }
             active.store(true, ordering: .releasing)
         }
     }
@@ -69,26 +93,34 @@ enum TerminalGuard {
     /// Stops guarding: puts back the terminal modes and signal dispositions.
     static func deactivate() {
         state.withLock { state in
-            guard active.load(ordering: .relaxed) else { return }
-            active.store(false, ordering: .releasing)
-            restoreModes(&state)
+            guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
+            restoreModes()
             uninstall(&state)
         }
     }
 
-    /// Restores the screen and modes without touching signal handling; for `exit()` and signals.
-    static func restoreForExit() {
-        guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
+    /// Writes `bytes` through `terminal` unless the program is exiting; `false` once it is (or the
+    /// write failed). Overlay writes and the exit restore never interleave.
+    static func write(_ bytes: [UInt8], to terminal: any WaitAlertTerminal) -> Bool {
         state.withLock { state in
-            _ = restoreBytes.withUnsafeBytes { StandardError.writeAll($0, to: state.output) }
-            restoreModes(&state)
+            state.exited ? false : terminal.write(bytes)
         }
     }
 
-    private static func restoreModes(_ state: inout State) {
-        if let input = state.input {
-            _ = tcsetattr(input, TCSAFLUSH, &state.savedModes)  // discards keys typed meanwhile
-            state.input = nil
+    /// Restores the screen and modes for a program that is exiting; stops later overlay writes.
+    static func restoreForExit() {
+        state.withLock { state in
+            state.exited = true
+            guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
+            _ = restoreBytes.withUnsafeBytes { StandardError.writeAll($0, to: context.output) }
+            restoreModes()
+        }
+    }
+
+    private static func restoreModes() {
+        if context.input >= 0 {
+            _ = tcsetattr(context.input, TCSAFLUSH, &context.savedModes)  // discards keys typed meanwhile
+            context.input = -1
         }
     }
 
@@ -103,47 +135,75 @@ enum TerminalGuard {
     }
 
     private static func install(_ state: inout State, handlers: Handlers) {
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] {
-            var previous = sigaction()
-            guard sigaction(signal, nil, &previous) == 0 else { continue }
-            state.savedActions[signal] = previous
-            let source = DispatchSource.makeSignalSource(signal: signal, queue: .global(qos: .userInteractive))
-            source.setEventHandler { handle(signal, handlers: handlers) }
-            source.resume()
-            state.sources.append(source)
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
         }
+        state.pipe = (ends[0], ends[1])
+        context.notify = ends[1]
+        let source = DispatchSource.makeReadSource(fileDescriptor: ends[0], queue: .global(qos: .userInteractive))
+        source.setEventHandler {
+            var signals = [UInt8](repeating: 0, count: 16)
+            let count = read(ends[0], &signals, signals.count)
+            for signal in signals.prefix(max(count, 0)) {
+                if Int32(signal) == SIGINT { handlers.interrupt() } else { handlers.resize() }
+            }
+        }
+        source.setCancelHandler { close(ends[0]) }
+        source.resume()
+        state.readSource = source
+        for (index, signal) in guardedSignals.enumerated() {
+            var action = sigaction()
+            #if canImport(Glibc)
+                action.__sigaction_handler.sa_handler = { TerminalGuard.handle($0) }
+            #else
+                action.__sigaction_u.__sa_handler = { TerminalGuard.handle($0) }
+            #endif
+            action.sa_flags = SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(signal, &action, &context.savedActions[index])
+        }
+        state.handlesSignals = true
     }
 
     private static func uninstall(_ state: inout State) {
-        state.sources.forEach { $0.cancel() }
-        state.sources = []
-        for (signal, action) in state.savedActions {
-            var action = action
-            sigaction(signal, &action, nil)
+        guard state.handlesSignals else { return }
+        state.handlesSignals = false
+        for (index, signal) in guardedSignals.enumerated() {
+            sigaction(signal, &context.savedActions[index], nil)
         }
-        state.savedActions = [:]
+        context.notify = -1
+        state.readSource?.cancel()
+        state.readSource = nil
+        close(state.pipe.write)
+        state.pipe = (-1, -1)
     }
 
-    private static func handle(_ signal: Int32, handlers: Handlers) {
+    /// The signal handler. Async-signal-safe: no allocation, no lock.
+    private static func handle(_ signal: Int32) {
         switch signal {
-        case SIGINT:
-            let count = state.withLock { state in
-                state.interrupts += 1
-                return state.interrupts
-            }
-            if count == 1 {
-                handlers.interrupt()
-            } else {
-                restoreForExit()
-                _exit(130)
-            }
-        case SIGWINCH:
-            handlers.resize()
+        case SIGINT where interrupts.add(1, ordering: .relaxed).newValue >= 2:
+            restoreFromSignal()
+            _exit(130)
+        case SIGINT, SIGWINCH:
+            var byte = UInt8(truncatingIfNeeded: signal)
+            _ = systemWrite(context.notify, &byte, 1)
         default:
-            restoreForExit()
-            state.withLock { uninstall(&$0) }
-            raise(signal)
-            // A previous disposition that ignores the signal lets the program go on unguarded.
+            restoreFromSignal()
+            if let index = guardedSignals.firstIndex(of: signal) {
+                sigaction(signal, &context.savedActions[index], nil)
+            }
+            raise(signal)  // delivered with the previous disposition once this handler returns
         }
+    }
+
+    private static func restoreFromSignal() {
+        guard active.exchange(false, ordering: .relaxed) else { return }
+        restoreBuffer.withUnsafeMutableBytes { buffer in
+            _ = StandardError.writeAll(UnsafeRawBufferPointer(buffer), to: context.output)
+        }
+        if context.input >= 0 { _ = tcsetattr(context.input, TCSAFLUSH, &context.savedModes) }
     }
 }

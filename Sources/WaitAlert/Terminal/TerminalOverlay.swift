@@ -79,6 +79,7 @@ public final class TerminalOverlay: WaitAlertRenderer {
         self.colors = colors.usesColor(interactive: terminal.isInteractive)
         self.plain = LineRenderer(terminal: terminal)
         self.screen.columns = terminal.columns ?? 80
+        if interactive, terminal === StandardError.shared { TerminalGuard.installExitHook() }
     }
 
     public var wantsFrames: Bool { interactive }
@@ -95,12 +96,13 @@ public final class TerminalOverlay: WaitAlertRenderer {
         guard interactive else { return plain.render(snapshot, of: alert, at: instant) }
         guard !stopped else { return }
         let ending = snapshot.kind == .toast ? Ending.transient : self.ending
+        let ended = ending == .persistent && snapshot.outcome != nil
         switch (snapshot.phase, ending) {
-        case (.pending, _):
+        case (.pending, _) where !ended:
             return
-        case (.appearing, _), (.visible, _), (.lingering, .transient), (.fading, .transient):
+        case (.appearing, _) where !ended, (.visible, _) where !ended, (.lingering, .transient), (.fading, .transient):
             show(line(for: snapshot), of: alert)
-        case (.lingering, .persistent), (.fading, .persistent), (.gone, .persistent):
+        case (_, .persistent):
             guard endedShown.insert(alert).inserted else { break }
             let finalLine = snapshot.outcome?.finalText == nil ? [] : [finalLine(for: snapshot)]
             if screen.contains(alert) || !finalLine.isEmpty {
@@ -108,6 +110,8 @@ public final class TerminalOverlay: WaitAlertRenderer {
             }
         case (.gone, .transient):
             if screen.contains(alert) { write(screen.remove(alert, printingAbove: [])) }
+        case (.pending, .transient), (.appearing, .transient), (.visible, .transient):
+            break  // unreachable: a transient alert is never `ended`
         }
         if snapshot.phase == .gone { endedShown.remove(alert) }
         updateGuard()
@@ -134,8 +138,11 @@ public final class TerminalOverlay: WaitAlertRenderer {
 
     private func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty, !stopped else { return }
-        if !terminal.write(bytes) { stop() }
+        let written = isStandardError ? TerminalGuard.write(bytes, to: terminal) : terminal.write(bytes)
+        if !written { stop() }
     }
+
+    private var isStandardError: Bool { terminal === StandardError.shared }
 
     /// The overlay line of a snapshot: spinner glyph (or outcome icon) and text, styled.
     private func line(for snapshot: WaitAlertSnapshot) -> OverlayScreen.Line {
@@ -176,7 +183,7 @@ public final class TerminalOverlay: WaitAlertRenderer {
 
     /// Turns the terminal guard on while lines show, off when the screen is empty again.
     private func updateGuard() {
-        let shouldGuard = !screen.isEmpty && terminal === StandardError.shared
+        let shouldGuard = !screen.isEmpty && isStandardError
         guard shouldGuard != guarding else { return }
         guarding = shouldGuard
         if shouldGuard {

@@ -16,7 +16,10 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     public var scale: Double
     /// A wait alert (with a spinner while working) or a toast (a text, then gone).
     public var kind: WaitAlertKind
-    /// How the alert ended, once its final message shows.
+    /// How the work ended, as soon as it has; the final message shows from the `lingering` phase.
+    ///
+    /// A renderer that cannot linger (a terminal the program may leave right away) prints the
+    /// final line as soon as this is set.
     public var outcome: WaitAlertOutcome?
     /// Whether the alert has ever been visible.
     public var wasShown: Bool

@@ -13,7 +13,7 @@ extension WaitAlertTimeline {
             opacity: opacity(at: now),
             scale: scale(at: now),
             kind: kind,
-            outcome: phase >= .lingering ? outcome : nil,
+            outcome: outcome,
             wasShown: appearedAt != nil,
             workDuration: finishedAt.map { $0 - beganAt }
         )

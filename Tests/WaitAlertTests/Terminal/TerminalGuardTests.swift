@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Testing
+@testable import WaitAlert
+
+/// The guard installs its signal handling only while active and puts the previous dispositions back.
+@Suite("Terminal guard", .serialized)
+struct TerminalGuardTests {
+    private static func handler(of signal: Int32) -> Int {
+        var action = sigaction()
+        sigaction(signal, nil, &action)
+        #if canImport(Glibc)
+            return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+        #else
+            return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
+        #endif
+    }
+
+    @Test func signalHandlingExistsOnlyWhileActive() async {
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        let before = [SIGINT, SIGTERM, SIGHUP, SIGWINCH].map(Self.handler(of:))
+        let resized = Gate()
+        TerminalGuard.activate(
+            output: pipeEnds[1], blocksInput: false, handlesSignals: true,
+            handlers: .init(interrupt: {}, resize: { resized.open() })
+        )
+        #expect(TerminalGuard.isActive)
+        #expect(Self.handler(of: SIGWINCH) != before[3])
+        kill(getpid(), SIGWINCH)
+        await resized.wait()   // the resize handler ran
+        TerminalGuard.deactivate()
+        #expect(!TerminalGuard.isActive)
+        #expect([SIGINT, SIGTERM, SIGHUP, SIGWINCH].map(Self.handler(of:)) == before)
+    }
+
+    @Test func restoreForExitWritesTheRestoreSequenceOnce() {
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        TerminalGuard.activate(output: pipeEnds[1], blocksInput: false, handlesSignals: false,
+                               handlers: .init(interrupt: {}, resize: {}))
+        TerminalGuard.restoreForExit()
+        TerminalGuard.restoreForExit()
+        TerminalGuard.deactivate()
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(pipeEnds[0], &buffer, 64)
+        #expect(Array(buffer.prefix(max(count, 0))) == TerminalGuard.restoreBytes)
+        #expect(String(decoding: TerminalGuard.restoreBytes, as: UTF8.self).hasSuffix("\u{1B}[?25h"))
+    }
+}
