@@ -44,7 +44,10 @@ struct DriverTests {
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<4 {
                 group.addTask {
-                    for index in 0..<250_000 { alert.update("worker \(worker) update \(index)") }
+                    for index in 0..<250_000 {
+                        alert.update("worker \(worker) update \(index)")
+                        if index % 10_000 == 0 { await Task.yield() }
+                    }
                 }
             }
         }

@@ -2,15 +2,17 @@ import Testing
 import WaitAlert
 
 /// The timeline's invariants, each checked over 10,000 seeded random scenarios. A failure names
-/// its seed; `TimelineScenario(seed:)` replays it exactly.
+/// its seed; `TimelineScenario(seed:)` replays it exactly. The loops yield now and then so the
+/// end-to-end tests running alongside keep their timing.
 @Suite("Timeline invariants")
 struct TimelinePropertyTests {
     static let seeds: Range<UInt64> = 0..<10_000
 
     @Test("1. work ending within the grace delay shows nothing")
-    func nothingVisibleWithinGrace() {
+    func nothingVisibleWithinGrace() async {
         var checked = 0
         for seed in Self.seeds {
+            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
             let scenario = TimelineScenario(seed: seed)
             guard let ending = scenario.events.first(where: { if case .update = $0.event { false } else if case .log = $0.event { false } else { true } }),
                   ending.at < scenario.start + scenario.timing.grace
@@ -24,8 +26,9 @@ struct TimelinePropertyTests {
     }
 
     @Test("2. once visible, fully visible for the minimum display before fading")
-    func minimumDisplay() {
+    func minimumDisplay() async {
         for seed in Self.seeds {
+            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
             let scenario = TimelineScenario(seed: seed)
             let trace = scenario.run()
             guard !trace.wasDismissed, let fading = trace.firstInstant(in: .fading) else { continue }
@@ -36,8 +39,9 @@ struct TimelinePropertyTests {
     }
 
     @Test("3. the completion fires exactly once, with an accurate 'was shown'")
-    func completionExactlyOnce() {
+    func completionExactlyOnce() async {
         for seed in Self.seeds {
+            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
             let scenario = TimelineScenario(seed: seed)
             let trace = scenario.run()
             let ended = trace.firstEnding != nil || scenario.timing.timeout != nil
@@ -50,8 +54,9 @@ struct TimelinePropertyTests {
     }
 
     @Test("4. texts stay their minimum, lag at most that, and the last one is never lost")
-    func textHolds() {
+    func textHolds() async {
         for seed in Self.seeds {
+            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
             let scenario = TimelineScenario(seed: seed)
             let trace = scenario.run()
             let minimum = scenario.timing.minimumPerMessage
@@ -98,8 +103,9 @@ struct TimelinePropertyTests {
     }
 
     @Test("5. the final message shows within its reading time's minimum and maximum")
-    func finalMessageReadingTime() {
+    func finalMessageReadingTime() async {
         for seed in Self.seeds {
+            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
             let scenario = TimelineScenario(seed: seed)
             let trace = scenario.run()
             guard !trace.wasDismissed, let lingering = trace.firstInstant(in: .lingering),
@@ -112,12 +118,13 @@ struct TimelinePropertyTests {
     }
 
     @Test("6. phases follow allowed transitions; deadlines depend only on event instants")
-    func transitionsAndPurity() {
+    func transitionsAndPurity() async {
         let allowed: Set<[WaitAlertPhase]> = [
             [.pending, .appearing], [.pending, .gone], [.appearing, .visible], [.appearing, .fading],
             [.visible, .lingering], [.visible, .fading], [.lingering, .fading], [.fading, .gone],
         ]
         for seed in Self.seeds {
+            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
             let scenario = TimelineScenario(seed: seed)
             let trace = scenario.run()
             for (a, b) in zip(trace.steps, trace.steps.dropFirst()) where a.phase != b.phase {
