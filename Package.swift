@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WaitAlert", targets: ["WaitAlert"]),
         .library(name: "WaitAlertTesting", targets: ["WaitAlertTesting"]),
         .executable(name: "wait-alert-demo", targets: ["wait-alert-demo"]),
+        .executable(name: "wait-alert-bench", targets: ["wait-alert-bench"]),
     ],
     targets: [
         .target(name: "WaitAlert", swiftSettings: strict),
@@ -22,6 +23,12 @@ let package = Package(
             name: "wait-alert-demo",
             dependencies: ["WaitAlert"],
             path: "Examples/wait-alert-demo",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "wait-alert-bench",
+            dependencies: ["WaitAlert", "WaitAlertTesting"],
+            path: "Benchmarks/wait-alert-bench",
             swiftSettings: strict
         ),
         .testTarget(

@@ -43,7 +43,7 @@ public final class WaitAlertTestBed {
     public func settle() async {
         while true {
             await presenter.settle()
-            let expected = presenter.timerDeadlines.map { ManualClock.Instant(offset: $0) }
+            let expected = presenter.timerDeadline.map { [ManualClock.Instant(offset: $0)] } ?? []
             if Self.contains(clock.sleeperDeadlines, expected) { return }
             await clock.sleepers { Self.contains($0, expected) }
         }

@@ -13,8 +13,9 @@
 /// }
 /// ```
 ///
-/// - The work runs in a child task that inherits priority and task-local values; cancelling the
-///   calling task cancels it. The alert then ends as cancelled, and a `CancellationError` thrown by
+/// - The work runs in a task of its own that inherits priority, task-local values and the
+///   closure's isolation; `withWaitAlert` always awaits it, and cancelling the calling task
+///   cancels it. Called from the main actor, nothing hops between threads. The alert then ends as cancelled, and a `CancellationError` thrown by
 ///   the work is rethrown as it is, never shown as a failure.
 /// - An error thrown by the work ends the alert as a failure showing the error's description, and
 ///   is rethrown unchanged.
@@ -34,13 +35,15 @@ public func withWaitAlert<Value: Sendable>(
     success: String? = nil,
     timing: WaitAlertTiming? = nil,
     presenter: WaitAlertPresenter? = nil,
+    isolation: isolated (any Actor)? = #isolation,
     operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
 ) async throws -> Value {
-    let driver = await MainActor.run {
-        (presenter ?? WaitAlertPresenter.shared).begin(title, timing: timing)
+    let mailbox = ReportMailbox()
+    let driver = await WaitAlertDriver.begin(title, timing: timing, presenter: presenter, mailbox: mailbox)
+    let work = startTask { [isolation] in
+        _ = isolation  // runs on the caller's actor, so an operation isolated to it needs no hop
+        return try await operation(WaitAlertReporter(mailbox: mailbox))
     }
-    let reporter = WaitAlertReporter(mailbox: driver.mailbox)
-    let work = Task { try await operation(reporter) }
     await driver.attach(cancel: { work.cancel() })
     let result = await withTaskCancellationHandler {
         await work.result
@@ -71,9 +74,16 @@ extension WaitAlertOutcome {
 }
 
 extension WaitAlertDriver {
+    /// Begins an alert on `presenter` (the shared one if `nil`) that drains `mailbox`.
+    static func begin(
+        _ title: String, timing: WaitAlertTiming?, presenter: WaitAlertPresenter?, mailbox: ReportMailbox
+    ) -> WaitAlertDriver {
+        (presenter ?? .shared).begin(title, timing: timing, mailbox: mailbox)
+    }
+
     /// Lets the driver cancel the work on timeout or on request.
     func attach(cancel: @escaping @Sendable () -> Void) {
-        if isGone || !mailbox.isOpen { cancel() } else { cancelWork = cancel }
+        if didTimeOut { cancel() } else if mailbox.isOpen { cancelWork = cancel }
     }
 
     /// Ends the alert with the work's outcome, unless a timeout ended it first.
@@ -84,4 +94,15 @@ extension WaitAlertDriver {
         if !didTimeOut { finish(outcome) }
         return didTimeOut
     }
+}
+
+/// Starts `operation` in a task of its own that runs synchronously on the caller's executor until
+/// its first suspension, where available: work that ends at once then costs no thread hop at all.
+private func startTask<Value: Sendable>(
+    _ operation: sending @escaping @isolated(any) () async throws -> Value
+) -> Task<Value, any Error> {
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        return Task.immediate(operation: operation)
+    }
+    return Task(operation: operation)
 }

@@ -1,18 +1,17 @@
 /// The imperative shell around one alert's timeline: drains reports, applies them at the clock's
 /// current instant, publishes snapshots, and sleeps until the next deadline.
 ///
-/// There is one timer per alert. A generation number makes a timer that fires after being
-/// replaced harmless, and a mailbox that wakes the driver only when a text can be shown keeps
-/// update bursts from turning into main-actor traffic.
+/// Its deadlines go to the presenter's ``AlertScheduler`` (one timer for all alerts), and a mailbox
+/// that wakes the driver only when a text can be shown keeps update bursts from turning into
+/// main-actor traffic.
 @MainActor
 final class WaitAlertDriver {
     let model: WaitAlertModel
-    let mailbox = ReportMailbox()
+    let mailbox: ReportMailbox
     private var timeline: WaitAlertTimeline
     private let clock: AlertClock
-    private unowned let presenter: WaitAlertPresenter
-    private var timer: (deadline: Duration, task: Task<Void, Never>)?
-    private var generation: UInt64 = 0
+    /// Strong on purpose: a presenter lives at least as long as its alerts, which it releases once gone.
+    private let presenter: WaitAlertPresenter
 
     /// Cancels the work the alert is waiting for; called when the timeout elapses or on request.
     var cancelWork: (@Sendable () -> Void)?
@@ -21,7 +20,8 @@ final class WaitAlertDriver {
     /// How many times the driver ran: timer firings plus mailbox wake-ups.
     private(set) var wakeUps = 0
 
-    init(text: String, timing: WaitAlertTiming, kind: WaitAlertKind, presenter: WaitAlertPresenter) {
+    init(text: String, timing: WaitAlertTiming, kind: WaitAlertKind, presenter: WaitAlertPresenter, mailbox: ReportMailbox) {
+        self.mailbox = mailbox
         self.clock = presenter.clock
         self.presenter = presenter
         self.timeline = WaitAlertTimeline(text: text, timing: timing, kind: kind, at: presenter.clock.now())
@@ -41,7 +41,7 @@ final class WaitAlertDriver {
 
     /// Ends the alert with `outcome`, unless it already ended; applies it before returning.
     func finish(_ outcome: WaitAlertOutcome) {
-        mailbox.finish(outcome)
+        mailbox.finish(outcome, wakesDriver: false)
         step()
     }
 
@@ -50,9 +50,8 @@ final class WaitAlertDriver {
         step(byWake: true)
     }
 
-    private func timerFired(generation: UInt64) {
-        guard generation == self.generation, timer != nil else { return }
-        timer = nil
+    /// Called by the presenter's scheduler when the deadline this driver asked for has come.
+    func timerFired() {
         wakeUps += 1
         step()
     }
@@ -80,7 +79,7 @@ final class WaitAlertDriver {
                 presenter.renderers.forEach { $0.log(line, from: id) }
             case .timedOut:
                 didTimeOut = true
-                mailbox.finish(.timedOut)
+                mailbox.finish(.timedOut, wakesDriver: false)
                 cancelWork?()
             case .completed(let completion):
                 cancelWork = nil
@@ -109,44 +108,20 @@ final class WaitAlertDriver {
         if let slot, slot > now { deadlines.append(slot) }
         if presenter.wantsFrames { deadlines.append(timeline.nextFrame(after: now)) }
         deadlines += presenter.renderers.map { $0.redrawDeadline(for: id) }
-        schedule(deadlines.compactMap { $0 }.min())
-    }
-
-    private func schedule(_ deadline: Duration?) {
-        if let timer, timer.deadline == deadline { return }
-        timer?.task.cancel()
-        timer = nil
-        guard let deadline else { return }
-        generation &+= 1
-        let generation = self.generation
-        let clock = self.clock
-        let task = Task { [weak self] in
-            do { try await clock.sleep(deadline) } catch { return }
-            self?.timerFired(generation: generation)
-        }
-        timer = (deadline, task)
+        presenter.scheduler.schedule(id, at: deadlines.compactMap { $0 }.min())
     }
 
     /// Dismisses the alert at once: it fades out, skipping every minimum.
     func dismiss() {
-        mailbox.finish(.dismissed)
+        mailbox.finish(.dismissed, wakesDriver: false)
         step()
     }
 
-    /// The deadline the timer sleeps until, if any.
-    var timerDeadline: Duration? { timer?.deadline }
+    /// Whether a wake-up from a report is pending.
+    var hasWakePending: Bool { mailbox.pendingWake != nil }
 
-    /// Whether a wake-up is pending or the timer's deadline has passed.
-    var hasWorkDue: Bool {
-        mailbox.pendingWake != nil || (timer.map { $0.deadline <= clock.now() } ?? false)
-    }
-
-    /// Waits for the pending wake-up or the due timer to run.
+    /// Waits for the pending wake-up from a report to run.
     func settle() async {
-        if let wake = mailbox.pendingWake {
-            await wake.value
-        } else if let timer, timer.deadline <= clock.now() {
-            await timer.task.value
-        }
+        await mailbox.pendingWake?.value
     }
 }

@@ -24,6 +24,9 @@ public final class WaitAlertPresenter {
     @ObservationIgnored let clock: AlertClock
     @ObservationIgnored let wantsFrames: Bool
     @ObservationIgnored private var drivers: [WaitAlertID: WaitAlertDriver] = [:]
+    @ObservationIgnored private(set) lazy var scheduler = AlertScheduler(clock: clock) { [unowned self] id in
+        drivers[id]?.timerFired()
+    }
 
     /// Makes a presenter.
     ///
@@ -50,8 +53,11 @@ public final class WaitAlertPresenter {
     public static var shared = WaitAlertPresenter(renderers: [TerminalOverlay()], timing: .terminal)
 
     /// Begins an alert showing `text`.
-    func begin(_ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert) -> WaitAlertDriver {
-        let driver = WaitAlertDriver(text: text, timing: timing ?? self.timing, kind: kind, presenter: self)
+    func begin(
+        _ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert,
+        mailbox: ReportMailbox = ReportMailbox()
+    ) -> WaitAlertDriver {
+        let driver = WaitAlertDriver(text: text, timing: timing ?? self.timing, kind: kind, presenter: self, mailbox: mailbox)
         drivers[driver.id] = driver
         alerts.append(driver.model)
         driver.start()
@@ -60,6 +66,7 @@ public final class WaitAlertPresenter {
 
     func remove(_ driver: WaitAlertDriver) {
         drivers[driver.id] = nil
+        scheduler.schedule(driver.id, at: nil)
         alerts.removeAll { $0.id == driver.id }
     }
 
@@ -80,13 +87,19 @@ public final class WaitAlertPresenter {
 
     /// Waits until no alert has anything due at the clock's current time.
     package func settle() async {
-        while let driver = drivers.values.first(where: { $0.hasWorkDue }) {
-            await driver.settle()
+        while true {
+            if let driver = drivers.values.first(where: \.hasWakePending) {
+                await driver.settle()
+            } else if let timer = scheduler.dueTimer {
+                await timer.value
+            } else {
+                return
+            }
         }
     }
 
-    /// The deadlines the live alerts' timers sleep until.
-    package var timerDeadlines: [Duration] { drivers.values.compactMap(\.timerDeadline) }
+    /// The deadline the presenter's timer sleeps until, if any.
+    package var timerDeadline: Duration? { scheduler.timerDeadline }
 
     /// Main-actor wake-ups of the live alerts so far.
     package var wakeUps: Int { drivers.values.reduce(0) { $0 + $1.wakeUps } }

@@ -53,16 +53,17 @@ final class ReportMailbox: Sendable {
         }
     }
 
-    /// Closes the mailbox with the work's outcome and wakes the driver.
+    /// Closes the mailbox with the work's outcome and, unless the driver drains it right away
+    /// itself (`wakesDriver: false`), wakes the driver.
     ///
     /// - Returns: `false` when the mailbox was already closed (the first outcome wins).
     @discardableResult
-    func finish(_ outcome: WaitAlertOutcome) -> Bool {
+    func finish(_ outcome: WaitAlertOutcome, wakesDriver: Bool = true) -> Bool {
         state.withLock { state in
             guard !state.isClosed else { return false }
             state.isClosed = true
             state.batch.outcome = outcome
-            state.scheduleWake()
+            if wakesDriver { state.scheduleWake() }
             return true
         }
     }

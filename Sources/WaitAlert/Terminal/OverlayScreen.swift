@@ -1,8 +1,9 @@
 /// The lines an overlay shows at the bottom of a terminal, and the bytes that change them.
 ///
-/// The overlay's lines sit one under the other; between writes the cursor rests at the start of
-/// the first of them, so a terminal that re-wraps lines when its window shrinks keeps the cursor
-/// above everything the overlay drew, and one erase-below clears it all. Each method returns the
+/// The overlay's lines sit one under the other; between writes the cursor rests on the first row
+/// of the first of them — at its start, or just after a spinner glyph — so a terminal that
+/// re-wraps lines when its window shrinks keeps the cursor above everything the overlay drew,
+/// and one erase-below clears it all. Each method returns the
 /// bytes for one `write`, or none when nothing changes on screen.
 struct OverlayScreen {
     /// How a line is coloured.
@@ -56,11 +57,10 @@ struct OverlayScreen {
         if old.text == line.text, old.style == line.style, line.style == .plain,
            let glyph = line.glyph, let oldGlyph = old.glyph,
            DisplayWidth.of(glyph) == DisplayWidth.of(oldGlyph) {
-            out += "\r" + glyph
+            out += "\r" + glyph + Self.up(index)   // the cursor stays on the line's first row
         } else {
-            out += "\r" + render(line) + Self.eraseLine
+            out += "\r" + render(line) + Self.eraseLine + Self.up(index) + "\r"
         }
-        out += Self.up(index) + "\r"
         return Array(out.utf8)
     }
 

@@ -90,7 +90,7 @@ struct WithWaitAlertTests {
         #expect(bed.recorder.snapshots.allSatisfy { !$0.isVisible })
         #expect(bed.recorder.latest?.phase == .gone)
         #expect(bed.recorder.latest?.wasShown == false)
-        #expect(bed.clock.sleeperCount == 0)
+        #expect(bed.presenter.alerts.isEmpty)
     }
 
     @Test func reportsFromChildTasksKeepTheirOrder() async throws {

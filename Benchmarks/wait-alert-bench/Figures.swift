@@ -1,0 +1,176 @@
+import Synchronization
+import WaitAlert
+import WaitAlertTesting
+
+/// The benchmark's figures, each measured next to its baseline in the same run.
+@MainActor
+struct Figures {
+    var quick: Bool
+
+    var updateCalls: Int { quick ? 2_000_000 : 10_000_000 }
+    var idleSeconds: Int { quick ? 3 : 10 }
+    var fastTasks: Int { quick ? 2_000 : 10_000 }
+
+    /// A visible alert on a real clock, drawn by an overlay into an in-memory terminal.
+    private func visibleAlert(_ text: String = "Working") async -> (WaitAlertHandle, WaitAlertPresenter, InMemoryTerminal, FrameProbe) {
+        let terminal = InMemoryTerminal(columns: 80, rows: 24)
+        let clock = DeadlineClock()
+        let probe = FrameProbe(clock: clock)
+        let overlay = TerminalOverlay(terminal: terminal, colors: .never, integration: .none)
+        let timing = try! WaitAlertTiming.terminal.with(grace: .zero)
+        let presenter = WaitAlertPresenter(renderers: [overlay, probe], timing: timing, clock: clock)
+        let alert = showWaitAlert(text, presenter: presenter)
+        while alert.model.snapshot.phase != .visible { try? await Task.sleep(for: .milliseconds(5)) }
+        return (alert, presenter, terminal, probe)
+    }
+
+    /// Nanoseconds per call of `body(index)`, over `count` calls split across `tasks` tasks.
+    nonisolated private static func nanosecondsPerCall(
+        count: Int, tasks: Int, _ body: @escaping @Sendable (Int) -> Void
+    ) async -> Double {
+        let start = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    for index in stride(from: task, to: count, by: tasks) { body(index) }
+                }
+            }
+        }
+        return (ContinuousClock.now - start).nanoseconds / Double(count)
+    }
+
+    func updateCost() async -> [Figure] {
+        let (alert, _, _, _) = await visibleAlert()
+        let texts = (0..<64).map { "update \($0)" }
+        let store = Mutex<String>("")
+        var figures: [Figure] = []
+        for tasks in [1, 4] {
+            // Interleave baseline and subject twice and keep the best of each, against noise.
+            var bare = Double.infinity
+            var subject = Double.infinity
+            for _ in 0..<2 {
+                bare = min(bare, await Self.nanosecondsPerCall(count: updateCalls, tasks: tasks) { index in
+                    store.withLock { $0 = texts[index & 63] }
+                })
+                subject = min(subject, await Self.nanosecondsPerCall(count: updateCalls, tasks: tasks) { index in
+                    alert.update(texts[index & 63])
+                })
+            }
+            figures.append(Figure(
+                name: "update() cost, \(tasks) task\(tasks == 1 ? "" : "s")",
+                measured: "\(format(subject)) ns/call", baseline: "Mutex<String> \(format(bare)) ns",
+                budget: "≤ 1.5× (\(format(subject / bare, 2))×)", passed: subject <= 1.5 * bare
+            ))
+        }
+        alert.dismiss()
+        return figures
+    }
+
+    func updateStorm() async -> Figure {
+        let (alert, presenter, _, probe) = await visibleAlert()
+        let id = alert.model.id
+        let wakeUpsBefore = presenter.wakeUps(of: id) ?? 0
+        let framesBefore = probe.frames
+        let alertCopy = alert
+        await Task.detached {
+            for index in 0..<1_000_000 { alertCopy.update("storm \(index)") }
+            alertCopy.update("the last text")
+        }.value
+        // Let the newest text come through its hold, then compare.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while probe.lastText != "the last text", ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        let wakeUps = (presenter.wakeUps(of: id) ?? 0) - wakeUpsBefore
+        let frames = probe.frames - framesBefore
+        alert.dismiss()
+        return Figure(
+            name: "update storm (1,000,000 updates)",
+            measured: "\(wakeUps) wake-ups, \(frames) frames", baseline: "—",
+            budget: "wake-ups ≤ frames + 2; last text shown",
+            passed: wakeUps <= frames + 2 && probe.lastText == "the last text"
+        )
+    }
+
+    func idleSpinning() async -> [Figure] {
+        let (alert, _, terminal, probe) = await visibleAlert()
+        try? await Task.sleep(for: .milliseconds(200))
+        terminal.resetCounters()
+        probe.lateness = []
+        let cpuBefore = cpuTime()
+        let start = ContinuousClock.now
+        try? await Task.sleep(for: .seconds(idleSeconds))
+        let elapsed = (ContinuousClock.now - start).seconds
+        let cpu = (cpuTime() - cpuBefore).seconds / elapsed * 100
+        let bytesPerSecond = Double(terminal.bytesWritten) / elapsed
+        let frames = terminal.writeCount
+        let p99 = percentile(probe.lateness, 0.99)
+        alert.dismiss()
+        return [
+            Figure(name: "idle spinning, \(idleSeconds) s", measured: "\(format(bytesPerSecond)) B/s, \(frames) frames",
+                   baseline: "—", budget: "≤ 60 B/s", passed: bytesPerSecond <= 60),
+            Figure(name: "idle spinning CPU", measured: "\(format(cpu, 3)) % of a core", baseline: "—",
+                   budget: "≤ 0.5 %", passed: cpu <= 0.5),
+            Figure(name: "frame timing, \(idleSeconds) s", measured: "p99 \(format(p99, 2)) ms late, max \(format(probe.lateness.max() ?? 0, 2)) ms",
+                   baseline: "—", budget: "p99 ≤ 5 ms", passed: p99 <= 5 && !probe.lateness.isEmpty),
+        ]
+    }
+
+    func textChange() async -> Figure {
+        let (alert, _, terminal, probe) = await visibleAlert()
+        try? await Task.sleep(for: .milliseconds(500))   // past the first text's hold
+        let text = "Compressing 12 files into archive.tar…"
+        terminal.resetCounters()
+        alert.update(text)
+        while probe.lastText != text { try? await Task.sleep(for: .milliseconds(1)) }
+        // The text's write is the one that carries it (a frame may have ticked meanwhile).
+        let bytes = terminal.bytesWritten - 4 * max(terminal.writeCount - 1, 0)
+        alert.dismiss()
+        return Figure(name: "text change", measured: "\(bytes) B for a \(text.utf8.count) B text", baseline: "—",
+                      budget: "≤ text + 16 B", passed: bytes <= text.utf8.count + 16)
+    }
+
+    func fastTask() async -> [Figure] {
+        var figures: [Figure] = []
+        for ending in [TerminalOverlay.Ending.transient, .persistent] {
+            let terminal = InMemoryTerminal(columns: 80, rows: 24)
+            let overlay = TerminalOverlay(terminal: terminal, ending: ending, colors: .never, integration: .none)
+            let presenter = WaitAlertPresenter(renderers: [overlay], timing: .terminal)
+            var overhead: [Double] = []
+            for index in 0..<fastTasks {
+                let bareStart = ContinuousClock.now
+                _ = Self.work(index)
+                let bare = ContinuousClock.now - bareStart
+                let start = ContinuousClock.now
+                _ = try? await withWaitAlert("Quick", presenter: presenter) { _ in Self.work(index) }
+                overhead.append(((ContinuousClock.now - start) - bare).nanoseconds / 1000)
+            }
+            let median = percentile(overhead, 0.5)
+            let spinnerDrawn = terminal.output.contains(0xE2) && String(decoding: terminal.output, as: UTF8.self).contains("⠋")
+            let expectedBytes = ending == .transient ? 0 : fastTasks * "✔ Quick (0.0s)\r\n".utf8.count
+            let bytesOK = ending == .transient ? terminal.bytesWritten == 0 : !spinnerDrawn
+            figures.append(Figure(
+                name: "fast task ×\(fastTasks), \(ending)",
+                measured: "median \(format(median, 1)) µs, \(terminal.bytesWritten) B",
+                baseline: "direct call",
+                budget: "≤ 20 µs; \(ending == .transient ? "0 B" : "final lines only (\(expectedBytes) B)")",
+                passed: median <= 20 && bytesOK && !spinnerDrawn
+            ))
+        }
+        return figures
+    }
+
+    /// Work that returns at once.
+    nonisolated private static func work(_ index: Int) -> Int { index &* 31 }
+
+    func memory() async -> Figure {
+        let (alert, _, _, _) = await visibleAlert()
+        let texts = (0..<64).map { "memory \($0)" }
+        let before = residentBytes()
+        _ = await Self.nanosecondsPerCall(count: updateCalls, tasks: 4) { index in alert.update(texts[index & 63]) }
+        let growth = residentBytes() - before
+        alert.dismiss()
+        return Figure(name: "memory after \(updateCalls / 1_000_000)M updates", measured: "\(format(Double(growth) / 1024, 0)) KiB growth",
+                      baseline: "RSS \(before / 1_048_576) MiB", budget: "≤ 1 MiB", passed: growth <= 1_048_576)
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Synchronization
+import WaitAlert
+
+/// One row of the results table.
+struct Figure {
+    var name: String
+    var measured: String
+    var baseline: String
+    var budget: String
+    var passed: Bool
+}
+
+/// CPU time (user + system) this process has used.
+func cpuTime() -> Duration {
+    var usage = rusage()
+    #if os(Linux)
+        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    func duration(_ time: timeval) -> Duration { .seconds(Int64(time.tv_sec)) + .microseconds(Int64(time.tv_usec)) }
+    return duration(usage.ru_utime) + duration(usage.ru_stime)
+}
+
+/// The resident set size, from `/proc/self/statm` (Linux) or `getrusage` elsewhere, in bytes.
+func residentBytes() -> Int {
+    #if os(Linux)
+        let descriptor = open("/proc/self/statm", O_RDONLY)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = read(descriptor, &buffer, buffer.count)
+        let fields = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).split(separator: " ")
+        guard fields.count > 1, let resident = Int(fields[1]) else { return 0 }
+        return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
+    #else
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        return Int(usage.ru_maxrss)
+    #endif
+}
+
+extension Duration {
+    var nanoseconds: Double { Double(attoseconds) / 1e9 }
+    var seconds: Double { Double(attoseconds) / 1e18 }
+}
+
+func format(_ value: Double, _ digits: Int = 1) -> String {
+    var multiplier = 1.0
+    for _ in 0..<digits { multiplier *= 10 }
+    let rounded = (value * multiplier).rounded() / multiplier
+    return digits == 0 ? String(Int(rounded)) : String(rounded)
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+/// A `ContinuousClock` that remembers the deadline of the sleep that returned last, so a
+/// renderer can tell how late its frame is.
+final class DeadlineClock: Clock, Sendable {
+    typealias Instant = ContinuousClock.Instant
+    private let base = ContinuousClock()
+    private let last = Mutex<Instant?>(nil)
+
+    var now: Instant { base.now }
+    var minimumResolution: Duration { base.minimumResolution }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try await base.sleep(until: deadline, tolerance: tolerance)
+        last.withLock { $0 = deadline }
+    }
+
+    /// The deadline of the sleep that returned last.
+    var lastDeadline: Instant? { last.withLock { $0 } }
+}
+
+/// Counts frames and measures how late each is against the deadline that woke the driver.
+@MainActor
+final class FrameProbe: WaitAlertRenderer {
+    let clock: DeadlineClock
+    var frames = 0
+    var lateness: [Double] = []   // milliseconds
+    var lastText = ""
+    private var seen: ContinuousClock.Instant?
+
+    init(clock: DeadlineClock) { self.clock = clock }
+
+    var wantsFrames: Bool { true }
+
+    func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
+        frames += 1
+        lastText = snapshot.text
+        if let deadline = clock.lastDeadline, deadline != seen {
+            seen = deadline
+            lateness.append(deadline.duration(to: clock.now).nanoseconds / 1e6)
+        }
+    }
+
+    func log(_ line: String, from alert: WaitAlertID) {}
+}

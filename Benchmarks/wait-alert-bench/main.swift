@@ -1,0 +1,49 @@
+// What a wait alert costs, measured next to its baselines in the same run.
+//
+//     swift run -c release wait-alert-bench            the full run (about a minute)
+//     swift run -c release wait-alert-bench --quick    a shorter run (under 30 s)
+//     swift run -c release wait-alert-bench --check    exit 1 when a figure misses its budget
+import WaitAlert
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+let arguments = Set(CommandLine.arguments.dropFirst())
+let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
+guard arguments.subtracting(only.map { ["--only=\($0)"] } ?? []).isSubset(of: ["--quick", "--check"]) else {
+    print("usage: wait-alert-bench [--quick] [--check] [--only=update|storm|text|fast|memory|idle]")
+    exit(2)
+}
+
+let figures = Figures(quick: arguments.contains("--quick"))
+var rows: [Figure] = []
+func wanted(_ name: String) -> Bool { only == nil || only == name }
+if wanted("update") { rows += await figures.updateCost() }
+if wanted("storm") { rows.append(await figures.updateStorm()) }
+if wanted("text") { rows.append(await figures.textChange()) }
+if wanted("fast") { rows += await figures.fastTask() }
+if wanted("memory") { rows.append(await figures.memory()) }
+if wanted("idle") { rows += await figures.idleSpinning() }
+
+let header = Figure(name: "figure", measured: "measured", baseline: "baseline", budget: "budget", passed: true)
+let widths = [\Figure.name, \.measured, \.baseline, \.budget].map { path in
+    (rows + [header]).map { $0[keyPath: path].count }.max() ?? 0
+}
+func line(_ row: Figure, status: String) -> String {
+    let cells = [row.name, row.measured, row.baseline, row.budget].enumerated().map { index, text in
+        text + String(repeating: " ", count: widths[index] - text.count)
+    }
+    return "| " + cells.joined(separator: " | ") + " | \(status) |"
+}
+print(line(header, status: "ok"))
+print("|" + (widths + [2]).map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
+for row in rows { print(line(row, status: row.passed ? "✔" : "✖")) }
+
+let missed = rows.filter { !$0.passed }
+if !missed.isEmpty {
+    print("\n\(missed.count) figure(s) missed the budget: \(missed.map(\.name).joined(separator: ", "))")
+}
+exit(arguments.contains("--check") && !missed.isEmpty ? 1 : 0)

@@ -1,0 +1,64 @@
+/// The one timer of a presenter: it sleeps on the presenter's clock until the earliest deadline any
+/// of its alerts asked for, then wakes the alerts that are due.
+///
+/// A generation number makes a timer that fires after being replaced harmless. A timer whose
+/// deadline is no longer needed is left to fire (it then finds nothing due) rather than cancelled,
+/// and a later deadline never replaces an earlier timer: so a stream of short-lived alerts costs one
+/// sleeping task, not one per alert.
+@MainActor
+final class AlertScheduler {
+    private let clock: AlertClock
+    private let wake: (WaitAlertID) -> Void
+    private var deadlines: [WaitAlertID: Duration] = [:]
+    private var timer: (deadline: Duration, task: Task<Void, Never>)?
+    private var generation: UInt64 = 0
+
+    /// Makes a scheduler that calls `wake` with each alert whose deadline has come.
+    init(clock: AlertClock, wake: @escaping (WaitAlertID) -> Void) {
+        self.clock = clock
+        self.wake = wake
+    }
+
+    /// Sets (or with `nil`, clears) the deadline of alert `id`.
+    func schedule(_ id: WaitAlertID, at deadline: Duration?) {
+        guard deadlines[id] != deadline else { return }
+        deadlines[id] = deadline
+        arm()
+    }
+
+    /// The deadline the timer sleeps until, if any.
+    var timerDeadline: Duration? { timer?.deadline }
+
+    /// The timer, when its deadline has passed and it has not run yet.
+    var dueTimer: Task<Void, Never>? {
+        guard let timer, timer.deadline <= clock.now() else { return nil }
+        return timer.task
+    }
+
+    private func arm() {
+        guard let earliest = deadlines.values.min() else { return }
+        if let timer, timer.deadline <= earliest { return }
+        timer?.task.cancel()
+        generation &+= 1
+        let generation = self.generation
+        let clock = self.clock
+        // Detached so it starts sleeping without first queueing on the main actor.
+        let task = Task.detached { [weak self] in
+            do { try await clock.sleep(earliest) } catch { return }
+            await self?.fired(generation: generation)
+        }
+        timer = (earliest, task)
+    }
+
+    private func fired(generation: UInt64) {
+        guard generation == self.generation else { return }
+        timer = nil
+        let now = clock.now()
+        let due = deadlines.filter { $0.value <= now }.map(\.key).sorted()
+        for id in due {
+            deadlines[id] = nil
+            wake(id)
+        }
+        arm()
+    }
+}
