@@ -106,3 +106,19 @@ final class FrameProbe: WaitAlertRenderer {
 
     func log(_ line: String, from alert: WaitAlertID) {}
 }
+
+/// An interactive terminal that only keeps the bytes written: the overlay's own cost, without a
+/// terminal emulator's.
+final class ByteSink: WaitAlertTerminal {
+    private let bytes = Mutex<[UInt8]>([])
+
+    var columns: Int? { 80 }
+    var isInteractive: Bool { true }
+
+    func write(_ newBytes: [UInt8]) -> Bool {
+        bytes.withLock { $0 += newBytes }
+        return true
+    }
+
+    var output: [UInt8] { bytes.withLock { $0 } }
+}

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs `operation` while a wait alert shows its progress, and returns its value.
 ///
 /// Nothing appears if the work ends within the grace delay. Otherwise the alert pops in, follows
@@ -36,23 +38,52 @@ public func withWaitAlert<Value: Sendable>(
     timing: WaitAlertTiming? = nil,
     presenter: WaitAlertPresenter? = nil,
     isolation: isolated (any Actor)? = #isolation,
-    operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
+    @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
 ) async throws -> Value {
     let mailbox = ReportMailbox()
     let driver = await WaitAlertDriver.begin(title, timing: timing, presenter: presenter, mailbox: mailbox)
-    let work = startTask { [isolation] in
-        _ = isolation  // runs on the caller's actor, so an operation isolated to it needs no hop
-        return try await operation(WaitAlertReporter(mailbox: mailbox))
+    // The work's task inherits the caller's actor and, where available, starts on it at once:
+    // work that ends without suspending costs no thread hop at all.
+    // Its result is also left in `finished`, so work that ended while starting needs no await.
+    let finished = FinishedWork<Value>()
+    let work: Task<Void, Never>
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        work = Task.immediate { [isolation] in
+            _ = isolation
+            do { finished.store(.success(try await operation(WaitAlertReporter(mailbox: mailbox)))) } catch { finished.store(.failure(error)) }
+        }
+    } else {
+        work = Task { [isolation] in
+            _ = isolation
+            do { finished.store(.success(try await operation(WaitAlertReporter(mailbox: mailbox)))) } catch { finished.store(.failure(error)) }
+        }
     }
-    await driver.attach(cancel: { work.cancel() })
-    let result = await withTaskCancellationHandler {
-        await work.result
-    } onCancel: {
-        work.cancel()
+    let result: Result<Value, any Error>
+    if let done = finished.result {
+        result = done
+    } else {
+        await driver.attach(cancel: { work.cancel() })
+        await withTaskCancellationHandler {
+            await work.value
+        } onCancel: {
+            work.cancel()
+        }
+        result = finished.result ?? .failure(CancellationError())
     }
     let timedOut = await driver.end(with: WaitAlertOutcome(result, success: success))
     if timedOut { throw WaitAlertTimeoutError() }
     return try result.get()
+}
+
+/// The result of the work, left where `withWaitAlert` can read it without awaiting.
+private final class FinishedWork<Value: Sendable>: Sendable {
+    private let stored = Mutex<Result<Value, any Error>?>(nil)
+
+    var result: Result<Value, any Error>? { stored.withLock { $0 } }
+
+    func store(_ result: Result<Value, any Error>) {
+        stored.withLock { $0 = result }
+    }
 }
 
 /// Thrown by ``withWaitAlert(_:success:timing:presenter:operation:)`` when the timing's timeout
@@ -96,13 +127,3 @@ extension WaitAlertDriver {
     }
 }
 
-/// Starts `operation` in a task of its own that runs synchronously on the caller's executor until
-/// its first suspension, where available: work that ends at once then costs no thread hop at all.
-private func startTask<Value: Sendable>(
-    _ operation: sending @escaping @isolated(any) () async throws -> Value
-) -> Task<Value, any Error> {
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        return Task.immediate(operation: operation)
-    }
-    return Task(operation: operation)
-}

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// The single lock between the tasks reporting to an alert and the alert's driver.
 ///
@@ -7,28 +7,33 @@ import Synchronization
 /// main-actor wake-up is pending at any time. An update wakes the driver only while the driver
 /// has said it can show a text at once (`arm`); otherwise the text waits for the driver's next
 /// deadline, so a burst of updates costs one slot and no wake-ups.
+@usableFromInline
 final class ReportMailbox: Sendable {
     /// What the driver takes out in one go.
+    @usableFromInline
     struct Batch {
-        var text: String?
+        @usableFromInline var text: String?
         var logs: [String] = []
         var outcome: WaitAlertOutcome?
     }
 
-    private struct State {
-        var batch = Batch()
-        var isClosed = false
-        var isArmed = false
+    @usableFromInline
+    struct State {
+        @usableFromInline var batch = Batch()
+        @usableFromInline var isClosed = false
+        @usableFromInline var isArmed = false
         var wake: Task<Void, Never>?
         weak var driver: WaitAlertDriver?
 
+        /// Kept out of line so the hot `update` path stays a few instructions inside the lock.
+        @inline(never) @usableFromInline
         mutating func scheduleWake() {
             guard wake == nil, let driver else { return }
             wake = Task { @MainActor in driver.wakeFromMailbox() }
         }
     }
 
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex<State>(State())
 
     /// Connects the driver that drains this mailbox.
     func connect(_ driver: WaitAlertDriver) {
@@ -36,6 +41,7 @@ final class ReportMailbox: Sendable {
     }
 
     /// Stores the latest text, waking the driver only if it can show it now.
+    @inlinable
     func update(_ text: String) {
         state.withLock { state in
             guard !state.isClosed else { return }
@@ -45,6 +51,7 @@ final class ReportMailbox: Sendable {
     }
 
     /// Queues a log line and wakes the driver.
+    @usableFromInline
     func log(_ line: String) {
         state.withLock { state in
             guard !state.isClosed else { return }

@@ -15,14 +15,20 @@
 /// }
 /// ```
 public struct WaitAlertReporter: Sendable {
-    let mailbox: ReportMailbox
+    @usableFromInline let mailbox: ReportMailbox
+
+    init(mailbox: ReportMailbox) {
+        self.mailbox = mailbox
+    }
 
     /// Replaces the alert's text. Bursts are coalesced: the latest text wins.
+    @inlinable
     public func update(_ text: String) {
         mailbox.update(text)
     }
 
     /// Prints `line` above the alert. Never coalesced, dropped or reordered.
+    @inlinable
     public func log(_ line: String) {
         mailbox.log(line)
     }
