@@ -81,6 +81,12 @@ struct OverlayScreen {
         lines.isEmpty ? [] : relayout(printing: [], wasEmpty: false)
     }
 
+    /// Draws every line again from the cursor's line, as if new: after the program was stopped
+    /// (its lines erased) and continued where the shell left the cursor.
+    mutating func drawAfresh() -> [UInt8] {
+        relayout(printing: [], wasEmpty: true)
+    }
+
     private mutating func append(_ id: WaitAlertID, _ line: Line) -> [UInt8] {
         var out: String
         if lines.isEmpty {

@@ -18,7 +18,10 @@ import Synchronization
 ///   terminal and exits at once with status 130;
 /// - `SIGTERM` and `SIGHUP` restore the terminal, put the previous disposition back and raise the
 ///   signal again, so the program ends with the signal's conventional status;
-/// - `SIGWINCH` calls the resize handler.
+/// - `SIGWINCH` calls the resize handler;
+/// - `SIGTSTP` (Ctrl-Z) restores the terminal before the program stops, and `SIGCONT` puts the
+///   modes back and calls the resume handler, which redraws the overlay where the shell left the
+///   cursor.
 /// On deactivation the exact terminal settings and the previous signal dispositions come back.
 /// An `atexit` hook restores the terminal if the program calls `exit()` while active, and stops
 /// every later overlay write so nothing is drawn after the restore.
@@ -29,25 +32,30 @@ enum TerminalGuard {
     struct Handlers: Sendable {
         var interrupt: @Sendable () -> Void
         var resize: @Sendable () -> Void
+        var resume: @Sendable () -> Void = {}
     }
 
     /// Written when the program ends abruptly: cancel any half-written escape sequence (CAN),
     /// return to column 0, erase the overlay below the cursor, reset colours, show the cursor.
     static let restoreBytes: [UInt8] = Array("\u{18}\r\u{1B}[J\u{1B}[0m\u{1B}[?25h".utf8)
 
-    static let guardedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
+    static let guardedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
 
     /// What the signal handlers read. Written only while no handler is installed.
     private struct SignalContext {
         var output: Int32 = -1
         var input: Int32 = -1
         var savedModes = termios()
-        var savedActions: [sigaction] = Array(repeating: .init(), count: 4)
+        var savedActions: [sigaction] = Array(repeating: .init(), count: 6)
+        var handlerAction = sigaction()
+        var defaultAction = sigaction()
         var notify: Int32 = -1
     }
 
-    nonisolated(unsafe) private static var context = SignalContext()
-    nonisolated(unsafe) private static var restoreBuffer = restoreBytes
+    // Read by the signal handlers, so no dynamic exclusivity bookkeeping: writes happen only
+    // under `state`'s lock while no handler is installed, or in the handlers themselves.
+    @exclusivity(unchecked) nonisolated(unsafe) private static var context = SignalContext()
+    @exclusivity(unchecked) nonisolated(unsafe) private static var restoreBuffer = restoreBytes
 
     private struct State: @unchecked Sendable {  // holds C structs and a dispatch source
         var handlesSignals = false
@@ -60,6 +68,7 @@ enum TerminalGuard {
     private static let state = Mutex(State())
     private static let active = Atomic<Bool>(false)
     private static let interrupts = Atomic<Int>(0)
+    private static let suspended = Atomic<Bool>(false)
 
     static var isActive: Bool { active.load(ordering: .acquiring) }
 
@@ -80,6 +89,7 @@ enum TerminalGuard {
             context.output = output
             context.input = -1
             interrupts.store(0, ordering: .relaxed)
+            uninstall(&state)  // a guard left installed by a stop that never resumed
             if blocksInput, let input = sameTerminalInput(as: output), tcgetattr(input, &context.savedModes) == 0 {
                 var modes = context.savedModes
                 modes.c_lflag &= ~tcflag_t(ECHO | ICANON)
@@ -93,8 +103,11 @@ enum TerminalGuard {
     /// Stops guarding: puts back the terminal modes and signal dispositions.
     static func deactivate() {
         state.withLock { state in
-            guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
-            restoreModes()
+            if active.exchange(false, ordering: .acquiringAndReleasing) {
+                restoreModes()
+            } else {
+                context.input = -1  // already restored by a signal
+            }
             uninstall(&state)
         }
     }
@@ -148,21 +161,28 @@ enum TerminalGuard {
             var signals = [UInt8](repeating: 0, count: 16)
             let count = read(ends[0], &signals, signals.count)
             for signal in signals.prefix(max(count, 0)) {
-                if Int32(signal) == SIGINT { handlers.interrupt() } else { handlers.resize() }
+                switch Int32(signal) {
+                case SIGINT: handlers.interrupt()
+                case SIGCONT: resume(handlers)
+                default: handlers.resize()
+                }
             }
         }
         source.setCancelHandler { close(ends[0]) }
         source.resume()
         state.readSource = source
+        var action = sigaction()
+        #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = { TerminalGuard.handle($0) }
+        #else
+            action.__sigaction_u.__sa_handler = { TerminalGuard.handle($0) }
+        #endif
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        context.handlerAction = action
+        context.defaultAction = sigaction()  // SIG_DFL
+        suspended.store(false, ordering: .relaxed)
         for (index, signal) in guardedSignals.enumerated() {
-            var action = sigaction()
-            #if canImport(Glibc)
-                action.__sigaction_handler.sa_handler = { TerminalGuard.handle($0) }
-            #else
-                action.__sigaction_u.__sa_handler = { TerminalGuard.handle($0) }
-            #endif
-            action.sa_flags = SA_RESTART
-            sigemptyset(&action.sa_mask)
             sigaction(signal, &action, &context.savedActions[index])
         }
         state.handlesSignals = true
@@ -188,8 +208,15 @@ enum TerminalGuard {
             restoreFromSignal()
             _exit(130)
         case SIGINT, SIGWINCH:
-            var byte = UInt8(truncatingIfNeeded: signal)
-            _ = systemWrite(context.notify, &byte, 1)
+            notify(signal)
+        case SIGTSTP:
+            restoreFromSignal()
+            suspended.store(true, ordering: .relaxed)
+            sigaction(SIGTSTP, &context.defaultAction, nil)
+            raise(SIGTSTP)  // stops the program once this handler returns
+        case SIGCONT:
+            sigaction(SIGTSTP, &context.handlerAction, nil)
+            if suspended.exchange(false, ordering: .relaxed) { notify(SIGCONT) }
         default:
             restoreFromSignal()
             if let index = guardedSignals.firstIndex(of: signal) {
@@ -197,6 +224,27 @@ enum TerminalGuard {
             }
             raise(signal)  // delivered with the previous disposition once this handler returns
         }
+    }
+
+    private static func notify(_ signal: Int32) {
+        var byte = UInt8(truncatingIfNeeded: signal)
+        _ = systemWrite(context.notify, &byte, 1)
+    }
+
+    /// After a stop: the terminal modes again, then the resume handler (which redraws).
+    private static func resume(_ handlers: Handlers) {
+        let resumed = state.withLock { state -> Bool in
+            guard state.handlesSignals, !state.exited, !active.load(ordering: .relaxed) else { return false }
+            if context.input >= 0 {
+                var modes = context.savedModes
+                modes.c_lflag &= ~tcflag_t(ECHO | ICANON)
+                _ = tcsetattr(STDIN_FILENO, TCSANOW, &modes)
+                context.input = STDIN_FILENO
+            }
+            active.store(true, ordering: .releasing)
+            return true
+        }
+        if resumed { handlers.resume() }
     }
 
     private static func restoreFromSignal() {

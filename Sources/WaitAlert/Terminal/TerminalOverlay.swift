@@ -131,6 +131,13 @@ public final class TerminalOverlay: WaitAlertRenderer {
         write(screen.redraw())
     }
 
+    /// Draws the lines again where the shell left the cursor, after a stop (Ctrl-Z) and `fg`.
+    func terminalDidResume() {
+        guard interactive, !stopped, guarding else { return }
+        screen.columns = terminal.columns ?? screen.columns
+        write(screen.drawAfresh())
+    }
+
     private func show(_ line: OverlayScreen.Line, of alert: WaitAlertID) {
         let bytes = screen.update(alert, to: line)
         if !bytes.isEmpty { write(bytes) }
@@ -189,7 +196,8 @@ public final class TerminalOverlay: WaitAlertRenderer {
         if shouldGuard {
             let handlers = TerminalGuard.Handlers(
                 interrupt: { [weak self] in Task { @MainActor in self?.presenter?.cancelAll() } },
-                resize: { [weak self] in Task { @MainActor in self?.terminalDidResize() } }
+                resize: { [weak self] in Task { @MainActor in self?.terminalDidResize() } },
+                resume: { [weak self] in Task { @MainActor in self?.terminalDidResume() } }
             )
             TerminalGuard.activate(
                 output: StandardError.shared.descriptor,
