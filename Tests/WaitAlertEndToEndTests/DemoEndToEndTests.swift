@@ -166,6 +166,29 @@ struct DemoEndToEndTests {
         }
     }
 
+    /// Ctrl-Z while spinning: the terminal is restored before the demo stops (line erased,
+    /// cursor shown, echo back), and on `SIGCONT` the overlay comes back and ends as usual.
+    @Test func suspendingRestoresTheTerminalAndResumingRedraws() async throws {
+        let demo = try DemoProcess()
+        try await demo.waitFor(text: "Getting there…")
+        try demo.type([0x1A])   // Ctrl-Z: the line discipline sends SIGTSTP
+        try await demo.waitUntil("the overlay erased and the cursor shown") { demo in
+            demo.screen.isCursorVisible && spinnerLines(demo.screen).isEmpty
+        }
+        let modesWhileStopped = try #require(demo.currentModes())
+        #expect(modesWhileStopped.echoes && modesWhileStopped.isCanonical, "\(modesWhileStopped)")
+        demo.kill(SIGCONT)
+        try await demo.waitUntil("the spinner drawn again") { demo in
+            !demo.screen.isCursorVisible && spinnerLines(demo.screen).count == 1
+        }
+        let modesAfterResume = try #require(demo.currentModes())
+        #expect(!modesAfterResume.echoes, "\(modesAfterResume)")
+        #expect(try await demo.waitForExit() == .exited(0))
+        #expect(demo.screen.lines.contains { $0.hasPrefix("✔ Done (") }, "\(demo.report)")
+        #expect(demo.screen.isCursorVisible)
+        #expect(demo.modesAtExit == demo.modesBefore)
+    }
+
     /// Standard output and error on a pipe: plain lines, not one escape byte.
     @Test func pipeGetsPlainLines() async throws {
         let demo = try DemoProcess(connection: .pipe)
