@@ -3,8 +3,8 @@ public import Testing
 
 /// A clock that moves only when a test says so.
 ///
-/// Sleepers whose deadline has passed are resumed at once and synchronously, in deadline order,
-/// by ``advance(by:)``, ``advance(to:)`` and ``run()``; a sleep until a past deadline returns
+/// Sleepers whose deadline has passed are resumed, in deadline order, before ``advance(by:)``,
+/// ``advance(to:)`` or ``run()`` returns (each then runs as soon as its executor lets it); a sleep until a past deadline returns
 /// immediately; a cancelled sleeper is resumed exactly once with `CancellationError`. To wait until
 /// code under test has gone to sleep, await ``sleepers(atLeast:)``: it returns as soon as that many
 /// sleepers are registered, without polling or yielding.

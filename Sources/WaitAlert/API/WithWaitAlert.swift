@@ -15,20 +15,26 @@ import Synchronization
 /// }
 /// ```
 ///
-/// - The work runs in a task of its own that inherits priority, task-local values and the
-///   closure's isolation; `withWaitAlert` always awaits it, and cancelling the calling task
-///   cancels it. Called from the main actor, nothing hops between threads. The alert then ends as cancelled, and a `CancellationError` thrown by
-///   the work is rethrown as it is, never shown as a failure.
+/// - The work runs in a task of its own that inherits the caller's actor, priority and task-local
+///   values, and `withWaitAlert` always awaits it. Called from the main actor, work that ends
+///   without suspending costs no thread hop at all; but **synchronous, CPU-bound work in the
+///   closure then blocks the main actor**, and with it the spinner and Ctrl-C. Put such work in a
+///   `@concurrent` (or nonisolated `async`) function and await it from the closure.
+/// - Cancelling the calling task cancels the work; the alert ends as cancelled, and a
+///   `CancellationError` thrown by the work is rethrown as it is, never shown as a failure.
 /// - An error thrown by the work ends the alert as a failure showing the error's description, and
 ///   is rethrown unchanged.
 /// - With a timing that has a timeout, the work is cancelled when it elapses, the alert ends as
-///   timed out, and ``WaitAlertTimeoutError`` is thrown once the work has returned.
+///   timed out, and ``WaitAlertTimeoutError`` is thrown once the work has returned, whatever it
+///   returned or threw while being cancelled. Work that ended before the deadline is never
+///   reported as timed out, even when its result reaches the main actor after it.
 ///
 /// - Parameters:
 ///   - title: the first text shown.
 ///   - success: the final text on success; `nil` shows the title without its trailing ellipsis.
 ///   - timing: the alert's timing; `nil` uses the presenter's.
 ///   - presenter: where the alert appears; `nil` uses ``WaitAlertPresenter/shared``.
+///   - isolation: the caller's actor, where the work starts; filled in by the compiler.
 ///   - operation: the work, given a reporter to update the text and print log lines.
 /// - Returns: what `operation` returned.
 /// - Throws: what `operation` threw, or ``WaitAlertTimeoutError``.
@@ -42,47 +48,50 @@ public func withWaitAlert<Value: Sendable>(
 ) async throws -> Value {
     let mailbox = ReportMailbox()
     let driver = await WaitAlertDriver.begin(title, timing: timing, presenter: presenter, mailbox: mailbox)
-    // The work's task inherits the caller's actor and, where available, starts on it at once:
-    // work that ends without suspending costs no thread hop at all.
-    // Its result is also left in `finished`, so work that ended while starting needs no await.
-    let finished = FinishedWork<Value>()
+    // The work leaves its result and the instant it ended in `finished`, so work that ended
+    // while starting needs no await, and its end is placed on the timeline where it happened.
+    let finished = FinishedWork<Value>(clock: driver.clock)
+    let reporter = WaitAlertReporter(mailbox: mailbox)
     let work: Task<Void, Never>
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !Task.isCancelled {
+        // Starts on the caller's actor at once; work that never suspends is done when this returns.
         work = Task.immediate { [isolation] in
             _ = isolation
-            do { finished.store(.success(try await operation(WaitAlertReporter(mailbox: mailbox)))) } catch { finished.store(.failure(error)) }
+            do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
         }
     } else {
         work = Task { [isolation] in
             _ = isolation
-            do { finished.store(.success(try await operation(WaitAlertReporter(mailbox: mailbox)))) } catch { finished.store(.failure(error)) }
+            do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
         }
     }
-    let result: Result<Value, any Error>
-    if let done = finished.result {
-        result = done
-    } else {
+    if finished.outcome == nil {
         await driver.attach(cancel: { work.cancel() })
         await withTaskCancellationHandler {
             await work.value
         } onCancel: {
             work.cancel()
         }
-        result = finished.result ?? .failure(CancellationError())
     }
-    let timedOut = await driver.end(with: WaitAlertOutcome(result, success: success))
+    let (result, endedAt) = finished.outcome ?? (.failure(CancellationError()), nil)
+    let timedOut = await driver.end(with: WaitAlertOutcome(result, success: success), at: endedAt)
     if timedOut { throw WaitAlertTimeoutError() }
     return try result.get()
 }
 
-/// The result of the work, left where `withWaitAlert` can read it without awaiting.
+/// The result of the work and when it ended, left where `withWaitAlert` can read it without
+/// awaiting.
 private final class FinishedWork<Value: Sendable>: Sendable {
-    private let stored = Mutex<Result<Value, any Error>?>(nil)
+    private let clock: AlertClock
+    private let stored = Mutex<(Result<Value, any Error>, Duration)?>(nil)
 
-    var result: Result<Value, any Error>? { stored.withLock { $0 } }
+    init(clock: AlertClock) { self.clock = clock }
+
+    var outcome: (Result<Value, any Error>, Duration?)? { stored.withLock { $0.map { ($0.0, $0.1) } } }
 
     func store(_ result: Result<Value, any Error>) {
-        stored.withLock { $0 = result }
+        let now = clock.now()
+        stored.withLock { $0 = (result, now) }
     }
 }
 
@@ -117,13 +126,17 @@ extension WaitAlertDriver {
         if didTimeOut { cancel() } else if mailbox.isOpen { cancelWork = cancel }
     }
 
-    /// Ends the alert with the work's outcome, unless a timeout ended it first.
+    /// Ends the alert with the work's outcome, placed at the instant the work ended, unless the
+    /// timeout ended it first.
     ///
-    /// - Returns: whether the timeout ended the alert.
-    func end(with outcome: WaitAlertOutcome) -> Bool {
+    /// - Returns: whether the timeout ended the alert before the work did.
+    func end(with outcome: WaitAlertOutcome, at instant: Duration?) -> Bool {
         cancelWork = nil
-        if !didTimeOut { finish(outcome) }
-        return didTimeOut
+        if !didTimeOut {
+            finish(outcome, at: instant)
+            return false
+        }
+        return !(instant.map { $0 < timeoutDeadline ?? .zero } ?? false)
     }
 }
 

@@ -44,7 +44,13 @@ final class AlertScheduler {
         let clock = self.clock
         // Detached so it starts sleeping without first queueing on the main actor.
         let task = Task.detached { [weak self] in
-            do { try await clock.sleep(earliest) } catch { return }
+            do {
+                try await clock.sleep(earliest)
+            } catch {
+                // A replaced timer is cancelled and ends here; a clock that throws for any other
+                // reason wakes the scheduler early, which then simply arms again.
+                if Task.isCancelled { return }
+            }
             await self?.fired(generation: generation)
         }
         timer = (earliest, task)
@@ -55,10 +61,8 @@ final class AlertScheduler {
         timer = nil
         let now = clock.now()
         let due = deadlines.filter { $0.value <= now }.map(\.key).sorted()
-        for id in due {
-            deadlines[id] = nil
-            wake(id)
-        }
+        due.forEach { deadlines[$0] = nil }  // all of them first, so no wake arms a timer already due
+        for id in due { wake(id) }
         arm()
     }
 }

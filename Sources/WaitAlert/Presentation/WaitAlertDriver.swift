@@ -9,7 +9,7 @@ final class WaitAlertDriver {
     let model: WaitAlertModel
     let mailbox: ReportMailbox
     private var timeline: WaitAlertTimeline
-    private let clock: AlertClock
+    let clock: AlertClock
     /// Strong on purpose: a presenter lives at least as long as its alerts, which it releases once gone.
     private let presenter: WaitAlertPresenter
 
@@ -40,10 +40,13 @@ final class WaitAlertDriver {
     }
 
     /// Ends the alert with `outcome`, unless it already ended; applies it before returning.
-    func finish(_ outcome: WaitAlertOutcome) {
+    func finish(_ outcome: WaitAlertOutcome, at instant: Duration? = nil) {
         mailbox.finish(outcome, wakesDriver: false)
-        step()
+        step(reportsAt: instant)
     }
+
+    /// The instant the timing's timeout ends the alert, if it has one.
+    var timeoutDeadline: Duration? { timeline.timing.timeout.map { timeline.beganAt + $0 } }
 
     func wakeFromMailbox() {
         wakeUps += 1
@@ -57,14 +60,22 @@ final class WaitAlertDriver {
     }
 
     /// Applies everything reported and everything due, then sleeps until the next deadline.
-    private func step(byWake: Bool = false) {
+    /// - Parameters:
+    ///   - byWake: whether a mailbox wake-up is running this step.
+    ///   - reportsAt: when the drained reports were made, if known and earlier than now (the
+    ///     work's end, measured where it happened).
+    private func step(byWake: Bool = false, reportsAt: Duration? = nil) {
         let batch = mailbox.drain(byWake: byWake)
         guard !isGone else { return }
         let now = clock.now()
+        let reported = min(reportsAt ?? now, now)
         var actions: [WaitAlertTimeline.Action] = []
-        if let text = batch.text { actions += timeline.send(.update(text), at: now) }
-        for line in batch.logs { actions += timeline.send(.log(line), at: now) }
-        if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: now) }
+        // In call order: the log lines made before the latest text, the text, the rest, the end.
+        let logsBeforeText = batch.text == nil ? batch.logs.count : batch.logsBeforeText
+        for line in batch.logs[..<logsBeforeText] { actions += timeline.send(.log(line), at: reported) }
+        if let text = batch.text { actions += timeline.send(.update(text), at: reported) }
+        for line in batch.logs[logsBeforeText...] { actions += timeline.send(.log(line), at: reported) }
+        if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: reported) }
         actions += timeline.advance(to: now)
         perform(actions.filter { if case .completed = $0 { false } else { true } })
         publish(at: now)

@@ -42,7 +42,8 @@ public final class WaitAlertPresenter {
         self.renderers = renderers
         self.timing = timing
         self.clock = AlertClock(clock)
-        self.wantsFrames = renderers.contains { $0.wantsFrames }
+        // A presenter with no renderer is observed by a UI, which animates from its snapshots.
+        self.wantsFrames = renderers.isEmpty || renderers.contains { $0.wantsFrames }
         renderers.forEach { $0.didAttach(to: self) }
     }
 
@@ -81,8 +82,13 @@ public final class WaitAlertPresenter {
     }
 
     /// Cancels the work of every alert that is waiting for work.
-    public func cancelAll() {
-        drivers.values.forEach { $0.cancelWork?() }
+    ///
+    /// - Returns: whether there was any work to cancel.
+    @discardableResult
+    public func cancelAll() -> Bool {
+        let cancels = drivers.values.compactMap(\.cancelWork)
+        cancels.forEach { $0() }
+        return !cancels.isEmpty
     }
 
     /// Waits until no alert has anything due at the clock's current time.

@@ -13,7 +13,9 @@ final class ReportMailbox: Sendable {
     @usableFromInline
     struct Batch {
         @usableFromInline var text: String?
-        var logs: [String] = []
+        /// How many of `logs` were made before `text`, to replay them in call order.
+        @usableFromInline var logsBeforeText = 0
+        @usableFromInline var logs: [String] = []
         var outcome: WaitAlertOutcome?
     }
 
@@ -46,6 +48,7 @@ final class ReportMailbox: Sendable {
         state.withLock { state in
             guard !state.isClosed else { return }
             state.batch.text = text
+            state.batch.logsBeforeText = state.batch.logs.count
             if state.isArmed { state.scheduleWake() }
         }
     }

@@ -11,8 +11,11 @@
 /// The policy read from the environment (``environment``):
 /// 1. `NO_COLOR` set to any non-empty value turns colours off (the animation stays);
 /// 2. otherwise `CLICOLOR_FORCE` or `FORCE_COLOR` set to a non-empty value other than `0` turns
-///    them on, even when the output is not a terminal;
+///    them on;
 /// 3. otherwise colours are on exactly when the overlay draws on an interactive terminal.
+///
+/// The overlay's plain-line output (pipes, files, `TERM=dumb`) never contains an escape byte,
+/// whatever the policy says.
 public enum ColorPolicy: Sendable, Hashable {
     /// Decide from `NO_COLOR`, `CLICOLOR_FORCE`/`FORCE_COLOR` and the terminal.
     case environment

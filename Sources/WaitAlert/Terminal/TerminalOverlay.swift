@@ -56,6 +56,8 @@ public final class TerminalOverlay: WaitAlertRenderer {
     private var endedShown: Set<WaitAlertID> = []
     private weak var presenter: WaitAlertPresenter?
     private var guarding = false
+    private var inputBlocked = false
+    private var running: Set<WaitAlertID> = []
     private var stopped = false
 
     /// Makes an overlay.
@@ -95,6 +97,8 @@ public final class TerminalOverlay: WaitAlertRenderer {
     public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         guard interactive else { return plain.render(snapshot, of: alert, at: instant) }
         guard !stopped else { return }
+        refreshWidth()
+        if snapshot.outcome == nil, snapshot.phase < .lingering { running.insert(alert) } else { running.remove(alert) }
         let ending = snapshot.kind == .toast ? Ending.transient : self.ending
         let ended = ending == .persistent && snapshot.outcome != nil
         switch (snapshot.phase, ending) {
@@ -120,6 +124,7 @@ public final class TerminalOverlay: WaitAlertRenderer {
     public func log(_ line: String, from alert: WaitAlertID) {
         guard interactive else { return plain.log(line, from: alert) }
         guard !stopped else { return }
+        refreshWidth()
         write(screen.print(TextSanitizer.logLines(line)))
     }
 
@@ -128,6 +133,14 @@ public final class TerminalOverlay: WaitAlertRenderer {
     public func terminalDidResize() {
         guard interactive, !stopped else { return }
         screen.columns = terminal.columns ?? screen.columns
+        write(screen.redraw())
+    }
+
+    /// Picks up a width change that no `SIGWINCH` reported (between alerts, without signal
+    /// handling, or on another terminal) before drawing anything.
+    private func refreshWidth() {
+        guard let columns = terminal.columns, columns != screen.columns else { return }
+        screen.columns = columns
         write(screen.redraw())
     }
 
@@ -149,14 +162,15 @@ public final class TerminalOverlay: WaitAlertRenderer {
         if !written { stop() }
     }
 
-    private var isStandardError: Bool { terminal === StandardError.shared }
+    /// Whether the overlay draws on the process's standard error, which the terminal guard protects.
+    private var isStandardError: Bool { (terminal as? StandardError)?.descriptor == StandardError.shared.descriptor }
 
     /// The overlay line of a snapshot: spinner glyph (or outcome icon) and text, styled.
     private func line(for snapshot: WaitAlertSnapshot) -> OverlayScreen.Line {
         let text = TextSanitizer.line(snapshot.text)
         var style = OverlayScreen.Style.plain
         var glyph = snapshot.spinnerGlyph
-        if let outcome = snapshot.outcome, snapshot.kind == .waitAlert {
+        if let outcome = snapshot.outcome, snapshot.kind == .waitAlert, snapshot.phase >= .lingering {
             glyph = Self.icon(for: outcome)
             style = colors ? Self.style(for: outcome) : .plain
         }
@@ -188,26 +202,41 @@ public final class TerminalOverlay: WaitAlertRenderer {
         }
     }
 
-    /// Turns the terminal guard on while lines show, off when the screen is empty again.
+    /// Turns the terminal guard on while lines show, off when the screen is empty again; blocks
+    /// input only while some alert on screen still waits for its work.
     private func updateGuard() {
         let shouldGuard = !screen.isEmpty && isStandardError
-        guard shouldGuard != guarding else { return }
-        guarding = shouldGuard
-        if shouldGuard {
-            let handlers = TerminalGuard.Handlers(
-                interrupt: { [weak self] in Task { @MainActor in self?.presenter?.cancelAll() } },
-                resize: { [weak self] in Task { @MainActor in self?.terminalDidResize() } },
-                resume: { [weak self] in Task { @MainActor in self?.terminalDidResume() } }
-            )
-            TerminalGuard.activate(
-                output: StandardError.shared.descriptor,
-                blocksInput: integration.blocksInput,
-                handlesSignals: integration.handlesSignals,
-                handlers: handlers
-            )
-        } else {
-            TerminalGuard.deactivate()
+        if shouldGuard != guarding {
+            guarding = shouldGuard
+            if shouldGuard {
+                TerminalGuard.activate(
+                    output: StandardError.shared.descriptor,
+                    handlesSignals: integration.handlesSignals,
+                    handlers: handlers()
+                )
+            } else {
+                inputBlocked = false
+                TerminalGuard.deactivate()
+            }
         }
+        let shouldBlock = guarding && integration.blocksInput && !running.isEmpty
+        if shouldBlock != inputBlocked {
+            inputBlocked = shouldBlock
+            TerminalGuard.blockInput(shouldBlock)
+        }
+    }
+
+    private func handlers() -> TerminalGuard.Handlers {
+        TerminalGuard.Handlers(
+            interrupt: { [weak self] in
+                Task { @MainActor in
+                    // Cancel the work; with none to cancel, Ctrl-C does what it would have done.
+                    if self?.presenter?.cancelAll() != true { TerminalGuard.passOnInterrupt() }
+                }
+            },
+            resize: { [weak self] in Task { @MainActor in self?.terminalDidResize() } },
+            resume: { [weak self] in Task { @MainActor in self?.terminalDidResume() } }
+        )
     }
 
     /// Stops drawing for good after the terminal refused a write.

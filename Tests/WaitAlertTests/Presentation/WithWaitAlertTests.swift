@@ -122,6 +122,31 @@ struct WithWaitAlertTests {
         #expect(lastLog < gone)
     }
 
+    @Test func aCallerCancelledBeforehandHandsTheCancellationToTheWork() async throws {
+        let bed = WaitAlertTestBed(timing: .immediate)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await withWaitAlert("Working…", presenter: bed.presenter) { _ in Task.isCancelled }
+        }
+        #expect(try await task.value == true)
+        await bed.run()
+    }
+
+    @Test func modelOnlyPresenterAnimates() async {
+        let clock = ManualClock()
+        let presenter = WaitAlertPresenter(clock: clock)
+        let alert = showWaitAlert("Animated", presenter: presenter)
+        await clock.sleepers(atLeast: 1)
+        clock.advance(to: .init(offset: .milliseconds(500)))   // appears
+        await clock.sleepers { $0.contains { $0 > .init(offset: .milliseconds(500)) } }
+        clock.advance(to: .init(offset: .milliseconds(580)))   // one frame in
+        await clock.sleepers { $0.contains { $0 > .init(offset: .milliseconds(580)) } }
+        #expect(alert.model.snapshot.phase == .appearing)
+        #expect(alert.model.snapshot.spinnerFrame == 1)
+        #expect(alert.model.snapshot.opacity > 0.3 && alert.model.snapshot.opacity < 0.33)
+        alert.dismiss()
+    }
+
     @Test func callsAfterTheWorkEndedAreIgnored() async throws {
         let bed = WaitAlertTestBed(timing: .immediate)
         let escaped = try await withWaitAlert("Working…", presenter: bed.presenter) { alert in alert }

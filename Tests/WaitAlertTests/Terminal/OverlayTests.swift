@@ -170,6 +170,21 @@ struct OverlayTests {
         #expect(terminal.lines == ["above", "✔ Done (1.1s)"])
     }
 
+    @Test func aWidthChangeBetweenAlertsIsPickedUp() async {
+        let first = showWaitAlert("First", presenter: bed.presenter)
+        await bed.advance(to: .seconds(1))
+        first.succeed("First done")
+        await bed.run()
+        terminal.resize(columns: 12)   // no resize notification reaches the overlay
+        let second = showWaitAlert("A second, much longer text", presenter: bed.presenter)
+        await bed.advance(by: .seconds(1))
+        #expect(terminal.lines.count == 2, "\(terminal)")
+        #expect(DisplayWidth.of(terminal.lines[1]) <= 11)
+        #expect(terminal.lines[1].hasSuffix("…"))
+        second.dismiss()
+        await bed.run()
+    }
+
     @Test func transientModeFadesThenClearsTheLine() async {
         let terminal = InMemoryTerminal(columns: 40, rows: 10)
         let bed = WaitAlertTestBed(renderers: [TerminalOverlay(terminal: terminal, ending: .transient, colors: .always, integration: .none)])

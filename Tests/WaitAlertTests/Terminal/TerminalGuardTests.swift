@@ -23,27 +23,27 @@ struct TerminalGuardTests {
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
         defer { close(pipeEnds[0]); close(pipeEnds[1]) }
-        let before = [SIGINT, SIGTERM, SIGHUP, SIGWINCH].map(Self.handler(of:))
+        let before = TerminalGuard.guardedSignals.map(Self.handler(of:))
         let resized = Gate()
         TerminalGuard.activate(
-            output: pipeEnds[1], blocksInput: false, handlesSignals: true,
-            handlers: .init(interrupt: {}, resize: { resized.open() })
+            output: pipeEnds[1], handlesSignals: true,
+            handlers: .init(interrupt: {}, resize: { resized.open() }, resume: {})
         )
         #expect(TerminalGuard.isActive)
-        #expect(Self.handler(of: SIGWINCH) != before[3])
+        #expect(Self.handler(of: SIGWINCH) != before[TerminalGuard.guardedSignals.firstIndex(of: SIGWINCH)!])
         kill(getpid(), SIGWINCH)
         await resized.wait()   // the resize handler ran
         TerminalGuard.deactivate()
         #expect(!TerminalGuard.isActive)
-        #expect([SIGINT, SIGTERM, SIGHUP, SIGWINCH].map(Self.handler(of:)) == before)
+        #expect(TerminalGuard.guardedSignals.map(Self.handler(of:)) == before)
     }
 
     @Test func restoreForExitWritesTheRestoreSequenceOnce() {
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
         defer { close(pipeEnds[0]); close(pipeEnds[1]) }
-        TerminalGuard.activate(output: pipeEnds[1], blocksInput: false, handlesSignals: false,
-                               handlers: .init(interrupt: {}, resize: {}))
+        TerminalGuard.activate(output: pipeEnds[1], handlesSignals: false,
+                               handlers: .init(interrupt: {}, resize: {}, resume: {}))
         TerminalGuard.restoreForExit()
         TerminalGuard.restoreForExit()
         TerminalGuard.deactivate()
