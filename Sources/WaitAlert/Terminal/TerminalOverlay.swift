@@ -152,7 +152,11 @@ public final class TerminalOverlay: WaitAlertRenderer {
     }
 
     private func show(_ line: OverlayScreen.Line, of alert: WaitAlertID) {
+        let firstLine = screen.isEmpty
         let bytes = screen.update(alert, to: line)
+        // The guard (signals, echo, exit restore) is in place before the first byte shows, so a
+        // Ctrl-C that comes as soon as the spinner does already finds it.
+        if firstLine { updateGuard() }
         if !bytes.isEmpty { write(bytes) }
     }
 
