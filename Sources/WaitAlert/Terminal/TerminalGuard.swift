@@ -218,9 +218,13 @@ enum TerminalGuard {
         sigemptyset(&action.sa_mask)
         context.handlerAction.pointee = action
         suspended.store(false, ordering: .relaxed)
+        // A process group that is its session's own (no job-control shell above it) is orphaned:
+        // the system discards Ctrl-Z for it, so the overlay leaves Ctrl-Z alone there too.
+        let jobControl = getpgrp() != getsid(0)
         for (index, signal) in guardedSignals.enumerated() {
             context.installed[index] = false
             guard sigaction(signal, nil, &context.savedActions[index]) == 0 else { continue }
+            if !jobControl, signal == SIGTSTP || signal == SIGCONT { continue }
             if signal != SIGWINCH, signal != SIGCONT, isIgnored(context.savedActions[index]) { continue }
             context.installed[index] = sigaction(signal, context.handlerAction, nil) == 0
         }
