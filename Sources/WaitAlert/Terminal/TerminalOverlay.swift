@@ -81,7 +81,7 @@ public final class TerminalOverlay: WaitAlertRenderer {
         self.colors = colors.usesColor(interactive: terminal.isInteractive)
         self.plain = LineRenderer(terminal: terminal)
         self.screen.columns = terminal.columns ?? 80
-        if interactive, terminal === StandardError.shared { TerminalGuard.installExitHook() }
+        if interactive, isStandardError { TerminalGuard.installExitHook() }
     }
 
     public var wantsFrames: Bool { interactive }
