@@ -12,7 +12,9 @@ struct Figures {
     var fastTasks: Int { quick ? 2_000 : 10_000 }
 
     /// A visible alert on a real clock, drawn by an overlay into an in-memory terminal.
-    private func visibleAlert(_ text: String = "Working") async -> (WaitAlertHandle, WaitAlertPresenter, InMemoryTerminal, FrameProbe) {
+    private func visibleAlert(_ text: String = "Working") async -> (
+        WaitAlertHandle, WaitAlertPresenter, InMemoryTerminal, FrameProbe
+    ) {
         let terminal = InMemoryTerminal(columns: 80, rows: 24)
         let clock = DeadlineClock()
         let probe = FrameProbe(clock: clock)
@@ -85,11 +87,12 @@ struct Figures {
                 }
                 subject = min(subject, cost)
             }
-            figures.append(Figure(
-                name: "update() cost, \(tasks) task\(tasks == 1 ? "" : "s")",
-                measured: "\(format(subject)) ns/call", baseline: "Mutex<String> \(format(bare)) ns",
-                budget: "≤ 1.5× (\(format(subject / bare, 2))×)", passed: subject <= 1.5 * bare
-            ))
+            figures.append(
+                Figure(
+                    name: "update() cost, \(tasks) task\(tasks == 1 ? "" : "s")",
+                    measured: "\(format(subject)) ns/call", baseline: "Mutex<String> \(format(bare)) ns",
+                    budget: "≤ 1.5× (\(format(subject / bare, 2))×)", passed: subject <= 1.5 * bare
+                ))
         }
         return figures
     }
@@ -135,18 +138,22 @@ struct Figures {
         let p99 = percentile(probe.lateness, 0.99)
         alert.dismiss()
         return [
-            Figure(name: "idle spinning, \(idleSeconds) s", measured: "\(format(bytesPerSecond)) B/s, \(frames) frames",
-                   baseline: "—", budget: "≤ 60 B/s", passed: bytesPerSecond <= 60),
-            Figure(name: "idle spinning CPU", measured: "\(format(cpu, 3)) % of a core", baseline: "—",
-                   budget: "≤ 0.5 %", passed: cpu <= 0.5),
-            Figure(name: "frame timing, \(idleSeconds) s", measured: "p99 \(format(p99, 2)) ms late, max \(format(probe.lateness.max() ?? 0, 2)) ms",
-                   baseline: "—", budget: "p99 ≤ 5 ms", passed: p99 <= 5 && !probe.lateness.isEmpty),
+            Figure(
+                name: "idle spinning, \(idleSeconds) s", measured: "\(format(bytesPerSecond)) B/s, \(frames) frames",
+                baseline: "—", budget: "≤ 60 B/s", passed: bytesPerSecond <= 60),
+            Figure(
+                name: "idle spinning CPU", measured: "\(format(cpu, 3)) % of a core", baseline: "—",
+                budget: "≤ 0.5 %", passed: cpu <= 0.5),
+            Figure(
+                name: "frame timing, \(idleSeconds) s",
+                measured: "p99 \(format(p99, 2)) ms late, max \(format(probe.lateness.max() ?? 0, 2)) ms",
+                baseline: "—", budget: "p99 ≤ 5 ms", passed: p99 <= 5 && !probe.lateness.isEmpty),
         ]
     }
 
     func textChange() async -> Figure {
         let (alert, _, terminal, probe) = await visibleAlert()
-        try? await Task.sleep(for: .milliseconds(500))   // past the first text's hold
+        try? await Task.sleep(for: .milliseconds(500))  // past the first text's hold
         let text = "Compressing 12 files into archive.tar…"
         terminal.resetCounters()
         alert.update(text)
@@ -154,8 +161,9 @@ struct Figures {
         // The text's write is the one that carries it (a frame may have ticked meanwhile).
         let bytes = terminal.bytesWritten - 4 * max(terminal.writeCount - 1, 0)
         alert.dismiss()
-        return Figure(name: "text change", measured: "\(bytes) B for a \(text.utf8.count) B text", baseline: "—",
-                      budget: "≤ text + 16 B", passed: bytes <= text.utf8.count + 16)
+        return Figure(
+            name: "text change", measured: "\(bytes) B for a \(text.utf8.count) B text", baseline: "—",
+            budget: "≤ text + 16 B", passed: bytes <= text.utf8.count + 16)
     }
 
     /// `withWaitAlert` around work that returns at once, against calling the work directly.
@@ -178,13 +186,14 @@ struct Figures {
             let written = String(decoding: terminal.output, as: UTF8.self)
             let finalLine = "✔ Quick (0.0s)\r\n"
             let expected = ending == .transient ? "" : String(repeating: finalLine, count: fastTasks)
-            figures.append(Figure(
-                name: "fast task ×\(fastTasks), \(ending)",
-                measured: "median \(format(median, 1)) µs, \(terminal.output.count) B",
-                baseline: "direct call",
-                budget: "≤ 20 µs; \(ending == .transient ? "0 B" : "final lines only")",
-                passed: median <= 20 && written == expected
-            ))
+            figures.append(
+                Figure(
+                    name: "fast task ×\(fastTasks), \(ending)",
+                    measured: "median \(format(median, 1)) µs, \(terminal.output.count) B",
+                    baseline: "direct call",
+                    budget: "≤ 20 µs; \(ending == .transient ? "0 B" : "final lines only")",
+                    passed: median <= 20 && written == expected
+                ))
         }
         return figures
     }
@@ -204,7 +213,9 @@ struct Figures {
             return (before, residentBytes())
         }
         let growth = after - before
-        return Figure(name: "memory after \(calls / 1_000_000)M updates", measured: "\(format(Double(growth) / 1024, 0)) KiB growth",
-                      baseline: "RSS \(before / 1_048_576) MiB", budget: "≤ 1 MiB", passed: growth <= 1_048_576)
+        return Figure(
+            name: "memory after \(calls / 1_000_000)M updates",
+            measured: "\(format(Double(growth) / 1024, 0)) KiB growth",
+            baseline: "RSS \(before / 1_048_576) MiB", budget: "≤ 1 MiB", passed: growth <= 1_048_576)
     }
 }

@@ -1,10 +1,11 @@
+import Synchronization
+import WaitAlert
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Synchronization
-import WaitAlert
 
 /// One row of the results table.
 struct Figure {
@@ -87,7 +88,7 @@ final class DeadlineClock: Clock, Sendable {
 final class FrameProbe: WaitAlertRenderer {
     let clock: DeadlineClock
     var frames = 0
-    var lateness: [Double] = []   // milliseconds
+    var lateness: [Double] = []  // milliseconds
     var lastText = ""
     private var seen: ContinuousClock.Instant?
 

@@ -349,11 +349,12 @@ extension InMemoryTerminal {
                 case 38, 48, 58:
                     // Semicolon form: 5;index or 2;red;green;blue.
                     let mode = index < parameters.count ? parameters[index][0] : nil
-                    let argumentCount = switch mode {
-                    case 5: 1
-                    case 2: 3
-                    default: Int.max
-                    }
+                    let argumentCount =
+                        switch mode {
+                        case 5: 1
+                        case 2: 3
+                        default: Int.max
+                        }
                     guard argumentCount <= parameters.count - index - 1 else { return false }
                     index += 1 + argumentCount
                     style.insert(code == 38 ? .foreground : code == 48 ? .background : .underlineColor)

@@ -1,5 +1,5 @@
-public import WaitAlert
 import Synchronization
+public import WaitAlert
 
 /// A terminal that keeps its screen in memory, for asserting on what a user would see.
 ///

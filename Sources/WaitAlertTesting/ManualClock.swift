@@ -94,7 +94,10 @@ public final class ManualClock: Clock, Sendable {
         let id = state.withLock { $0.makeID() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Registration { case slept([Waiter]), due, cancelled }
+                enum Registration {
+                    case slept([Waiter])
+                    case due, cancelled
+                }
                 let registration = state.withLock { state -> Registration in
                     if state.cancelledEarly.remove(id) != nil { return .cancelled }
                     if deadline <= state.now { return .due }
@@ -140,7 +143,9 @@ public final class ManualClock: Clock, Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
-                    if condition(state.sleepers.map(\.deadline)) || state.cancelledEarly.remove(id) != nil { return true }
+                    if condition(state.sleepers.map(\.deadline)) || state.cancelledEarly.remove(id) != nil {
+                        return true
+                    }
                     state.waiters.append(Waiter(id: id, condition: condition, continuation: continuation))
                     return false
                 }

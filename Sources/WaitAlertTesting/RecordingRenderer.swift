@@ -64,13 +64,17 @@ public final class RecordingRenderer: WaitAlertRenderer {
     }
 
     /// The first snapshot that satisfies `condition`: one already recorded, or else the next one.
-    public func snapshot(where condition: @escaping (WaitAlertSnapshot) -> Bool = { _ in true }) async -> WaitAlertSnapshot {
+    public func snapshot(where condition: @escaping (WaitAlertSnapshot) -> Bool = { _ in true }) async
+        -> WaitAlertSnapshot
+    {
         if let recorded = snapshots.first(where: condition) { return recorded }
         return await nextSnapshot(where: condition)
     }
 
     /// Waits for the next snapshot that satisfies `condition` (one already recorded does not count).
-    public func nextSnapshot(where condition: @escaping (WaitAlertSnapshot) -> Bool = { _ in true }) async -> WaitAlertSnapshot {
+    public func nextSnapshot(where condition: @escaping (WaitAlertSnapshot) -> Bool = { _ in true }) async
+        -> WaitAlertSnapshot
+    {
         let event = await nextEvent {
             if case .snapshot(let snapshot, _) = $0 { condition(snapshot) } else { false }
         }

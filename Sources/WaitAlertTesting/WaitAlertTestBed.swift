@@ -30,7 +30,8 @@ public final class WaitAlertTestBed {
     ///   - timing: the default timing of its alerts.
     ///   - renderers: renderers to drive besides the recorder (an overlay on an in-memory terminal).
     ///   - wantsFrames: whether the recorder asks for every spinner frame.
-    public init(timing: WaitAlertTiming = .default, renderers: [any WaitAlertRenderer] = [], wantsFrames: Bool = false) {
+    public init(timing: WaitAlertTiming = .default, renderers: [any WaitAlertRenderer] = [], wantsFrames: Bool = false)
+    {
         clock = ManualClock()
         recorder = RecordingRenderer(wantsFrames: wantsFrames)
         presenter = WaitAlertPresenter(renderers: [recorder] + renderers, timing: timing, clock: clock)
@@ -89,7 +90,9 @@ public final class WaitAlertTestBed {
         )
     }
 
-    private nonisolated static func contains(_ deadlines: [ManualClock.Instant], _ expected: [ManualClock.Instant]) -> Bool {
+    private nonisolated static func contains(_ deadlines: [ManualClock.Instant], _ expected: [ManualClock.Instant])
+        -> Bool
+    {
         var remaining = deadlines
         for instant in expected {
             guard let index = remaining.firstIndex(of: instant) else { return false }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Testing
 import WaitAlert
 import WaitAlertTesting
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The real demo binary under a real pseudo-terminal: what a user sees, what the terminal is left
 /// in, and how the program ends — on success, Ctrl-C, typing, signals, `exit()`, resizing, pipes
@@ -173,7 +174,7 @@ struct DemoEndToEndTests {
     @Test func ctrlZWithoutJobControlChangesNothing() async throws {
         let demo = try DemoProcess()
         try await demo.waitFor(text: "Getting there…")
-        try demo.type([0x1A])   // Ctrl-Z: the line discipline sends SIGTSTP
+        try demo.type([0x1A])  // Ctrl-Z: the line discipline sends SIGTSTP
         try await demo.waitFor(text: "Really…")
         #expect(!demo.screen.isCursorVisible, "\(demo.report)")
         let modes = try #require(demo.currentModes())
@@ -229,7 +230,8 @@ private func endOfFirstWrite(containing text: String, in output: [UInt8]) -> Int
     let needle = Array(text.utf8)
     let eraseLine = Array("\u{1B}[K".utf8)
     guard let start = output.firstRange(of: needle)?.lowerBound,
-          let end = output[start...].firstRange(of: eraseLine)?.upperBound else { return nil }
+        let end = output[start...].firstRange(of: eraseLine)?.upperBound
+    else { return nil }
     // A line write ends by returning to column 0.
     return end < output.count && output[end] == 0x0D ? end + 1 : end
 }

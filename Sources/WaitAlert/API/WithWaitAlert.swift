@@ -139,4 +139,3 @@ extension WaitAlertDriver {
         return !(instant.map { $0 < timeoutDeadline ?? .zero } ?? false)
     }
 }
-

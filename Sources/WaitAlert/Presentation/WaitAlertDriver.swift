@@ -20,7 +20,10 @@ final class WaitAlertDriver {
     /// How many times the driver ran: timer firings plus mailbox wake-ups.
     private(set) var wakeUps = 0
 
-    init(text: String, timing: WaitAlertTiming, kind: WaitAlertKind, presenter: WaitAlertPresenter, mailbox: ReportMailbox) {
+    init(
+        text: String, timing: WaitAlertTiming, kind: WaitAlertKind, presenter: WaitAlertPresenter,
+        mailbox: ReportMailbox
+    ) {
         self.mailbox = mailbox
         self.clock = presenter.clock
         self.presenter = presenter
@@ -102,7 +105,8 @@ final class WaitAlertDriver {
 
     private func publish(at now: Duration) {
         let snapshot = timeline.snapshot(at: now)
-        let changed = snapshot != model.snapshot
+        let changed =
+            snapshot != model.snapshot
             && (presenter.wantsFrames || !snapshot.differsOnlyInSpinnerFrame(from: model.snapshot))
         if changed { model.snapshot = snapshot }
         for renderer in presenter.renderers {

@@ -58,7 +58,8 @@ public final class WaitAlertPresenter {
         _ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert,
         mailbox: ReportMailbox = ReportMailbox()
     ) -> WaitAlertDriver {
-        let driver = WaitAlertDriver(text: text, timing: timing ?? self.timing, kind: kind, presenter: self, mailbox: mailbox)
+        let driver = WaitAlertDriver(
+            text: text, timing: timing ?? self.timing, kind: kind, presenter: self, mailbox: mailbox)
         drivers[driver.id] = driver
         alerts.append(driver.model)
         driver.start()

@@ -17,10 +17,6 @@
 public struct WaitAlertReporter: Sendable {
     @usableFromInline let mailbox: ReportMailbox
 
-    init(mailbox: ReportMailbox) {
-        self.mailbox = mailbox
-    }
-
     /// Replaces the alert's text. Bursts are coalesced: the latest text wins.
     @inlinable
     public func update(_ text: String) {

@@ -55,9 +55,10 @@ struct OverlayScreen {
         lines[index].line = line
         var out = Self.down(index)
         if old.text == line.text, old.style == line.style, line.style == .plain,
-           let glyph = line.glyph, let oldGlyph = old.glyph,
-           DisplayWidth.of(glyph) == DisplayWidth.of(oldGlyph), DisplayWidth.of(glyph) + 2 < columns {
-            out += "\r" + glyph + Self.up(index)   // the cursor stays on the line's first row
+            let glyph = line.glyph, let oldGlyph = old.glyph,
+            DisplayWidth.of(glyph) == DisplayWidth.of(oldGlyph), DisplayWidth.of(glyph) + 2 < columns
+        {
+            out += "\r" + glyph + Self.up(index)  // the cursor stays on the line's first row
         } else {
             out += "\r" + render(line) + Self.eraseLine + Self.up(index) + "\r"
         }
@@ -117,7 +118,9 @@ struct OverlayScreen {
         let content: String
         if let glyph = line.glyph {
             let textWidth = available - DisplayWidth.of(glyph) - 1
-            content = textWidth > 0 ? glyph + " " + DisplayWidth.truncate(line.text, toWidth: textWidth)
+            content =
+                textWidth > 0
+                ? glyph + " " + DisplayWidth.truncate(line.text, toWidth: textWidth)
                 : DisplayWidth.truncate(glyph, toWidth: available)
         } else {
             content = DisplayWidth.truncate(line.text, toWidth: available)

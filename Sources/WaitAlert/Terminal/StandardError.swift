@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
     let systemWrite = Glibc.write
@@ -8,7 +10,6 @@
     import Darwin
     let systemWrite = Darwin.write
 #endif
-import Synchronization
 
 /// The process's standard error as a ``WaitAlertTerminal``.
 ///

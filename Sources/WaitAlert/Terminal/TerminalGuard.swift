@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Dispatch
-import Synchronization
 
 /// The process-wide guard of a terminal under an overlay: terminal modes, signal handling, and
 /// the restore path that runs whatever ends the program.
@@ -176,7 +177,8 @@ enum TerminalGuard {
         var inputStat = stat()
         var outputStat = stat()
         guard fstat(STDIN_FILENO, &inputStat) == 0, fstat(output, &outputStat) == 0,
-              inputStat.st_rdev == outputStat.st_rdev else { return nil }
+            inputStat.st_rdev == outputStat.st_rdev
+        else { return nil }
         return STDIN_FILENO
     }
 

@@ -24,12 +24,15 @@ extension WaitAlertTiming {
             minimum: Duration = .seconds(1),
             maximum: Duration = .seconds(4)
         ) throws(WaitAlertConfigurationError) {
-            for (name, value) in [("base", base), ("perCharacter", perCharacter), ("minimum", minimum), ("maximum", maximum)]
+            for (name, value) in [
+                ("base", base), ("perCharacter", perCharacter), ("minimum", minimum), ("maximum", maximum),
+            ]
             where value < .zero {
                 throw .negativeDuration("finalMessage.\(name)", value)
             }
             guard minimum <= maximum else {
-                throw .conflictingDurations("finalMessage.minimum (\(minimum)) is above finalMessage.maximum (\(maximum))")
+                throw .conflictingDurations(
+                    "finalMessage.minimum (\(minimum)) is above finalMessage.maximum (\(maximum))")
             }
             self.base = base
             self.perCharacter = perCharacter

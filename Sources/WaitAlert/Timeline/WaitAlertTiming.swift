@@ -116,7 +116,8 @@ extension WaitAlertTiming {
     public static let terminal = try! WaitAlertTiming(appear: .zero, fadeOut: .milliseconds(320))
 
     /// A toast: no spinner, no grace, shown for its reading time, then faded out.
-    public static let toast = try! WaitAlertTiming(grace: .zero, minimumDisplay: .zero, minimumPerMessage: .zero, spinner: nil)
+    public static let toast = try! WaitAlertTiming(
+        grace: .zero, minimumDisplay: .zero, minimumPerMessage: .zero, spinner: nil)
 
     /// Everything instantaneous: no grace, no animation, no holds, no lingering. For tests.
     public static let immediate = try! WaitAlertTiming(

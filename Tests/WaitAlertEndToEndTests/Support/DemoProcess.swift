@@ -1,8 +1,9 @@
+import Synchronization
+import WaitAlertTesting
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
-import WaitAlertTesting
 
 /// The `wait-alert-demo` binary running under a pseudo-terminal (or with its output on a pipe),
 /// and what a user would see of it.
@@ -321,7 +322,8 @@ final class DemoProcess {
     /// A failure that shows what the user would see.
     func failure(_ message: String) -> EndToEndFailure {
         let state = termination.map { "ended with \($0)" } ?? "still running"
-        return EndToEndFailure("""
+        return EndToEndFailure(
+            """
             \(message)
             \((["wait-alert-demo"] + arguments).joined(separator: " ")) — \(state), \(elapsed) after launch
             \(screen)
@@ -352,10 +354,12 @@ final class DemoProcess {
                 return .success(candidate)
             }
         }
-        return .failure(EndToEndFailure("""
-            wait-alert-demo not found in any directory above the test binary \(start); \
-            build it first (swift build --build-tests builds it: the test target depends on it)
-            """))
+        return .failure(
+            EndToEndFailure(
+                """
+                wait-alert-demo not found in any directory above the test binary \(start); \
+                build it first (swift build --build-tests builds it: the test target depends on it)
+                """))
     }()
 
     private static func spawn(

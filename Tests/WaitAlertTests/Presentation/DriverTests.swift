@@ -29,7 +29,9 @@ struct DriverTests {
             #expect(alert.model.snapshot.phase == step.phase, "at \(step.ms) ms")
             #expect(alert.model.snapshot.text == step.text, "at \(step.ms) ms")
         }
-        #expect(alert.model.completion == WaitAlertCompletion(outcome: .success("Done"), wasShown: true, workDuration: .milliseconds(4500)))
+        #expect(
+            alert.model.completion
+                == WaitAlertCompletion(outcome: .success("Done"), wasShown: true, workDuration: .milliseconds(4500)))
         #expect(bed.recorder.phases == [.pending, .appearing, .visible, .lingering, .fading, .gone])
         #expect(bed.recorder.texts == ["Doing Something", "Getting there…", "Really…", "Just about there…", "Done"])
         #expect(bed.presenter.alerts.isEmpty)
@@ -137,7 +139,8 @@ struct DriverTests {
         await bed.advance(to: .milliseconds(1250))
         #expect(toast.snapshot.phase == .fading)
         await bed.run()
-        #expect(toast.completion == WaitAlertCompletion(outcome: .success("Saved"), wasShown: true, workDuration: .zero))
+        #expect(
+            toast.completion == WaitAlertCompletion(outcome: .success("Saved"), wasShown: true, workDuration: .zero))
         #expect(bed.recorder.snapshots.allSatisfy { $0.spinnerFrame == nil })
     }
 
@@ -145,7 +148,11 @@ struct DriverTests {
         let bed = WaitAlertTestBed()
         let alert = showWaitAlert("Watching", presenter: bed.presenter)
         let changed = Gate()
-        withObservationTracking { _ = alert.model.snapshot } onChange: { changed.open() }
+        withObservationTracking {
+            _ = alert.model.snapshot
+        } onChange: {
+            changed.open()
+        }
         await bed.advance(by: .seconds(1))
         await changed.wait()
         #expect(alert.model.snapshot.phase == .visible)
@@ -165,7 +172,7 @@ struct DriverTests {
         }
         let stillFrames = Set(still.recorder.snapshots.compactMap(\.spinnerFrame))
         let animatedFrames = animated.recorder.snapshots.compactMap(\.spinnerFrame)
-        #expect(stillFrames == [0, 3])   // drawn at 0.5 s (appear) and 0.75 s (visible) only
+        #expect(stillFrames == [0, 3])  // drawn at 0.5 s (appear) and 0.75 s (visible) only
         // 0.5 s … 2 s at 80 ms a frame: every frame index, in order.
         #expect(Array(animatedFrames.prefix(12)) == [0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 0])
     }

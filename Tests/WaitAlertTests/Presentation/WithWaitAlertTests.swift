@@ -12,10 +12,12 @@ struct WithWaitAlertTests {
     @Test func returnsTheValueWithoutWaitingForTheLinger() async throws {
         let bed = WaitAlertTestBed()
         let gate = Gate()
-        let task = Task { try await withWaitAlert("Uploading picture…", presenter: bed.presenter) { _ in
-            await gate.wait()
-            return 42
-        } }
+        let task = Task {
+            try await withWaitAlert("Uploading picture…", presenter: bed.presenter) { _ in
+                await gate.wait()
+                return 42
+            }
+        }
         _ = await bed.recorder.snapshot()
         await bed.advance(by: .seconds(1))
         gate.open()
@@ -33,10 +35,12 @@ struct WithWaitAlertTests {
     @Test func rethrowsTheErrorUnchangedAndShowsItsDescription() async throws {
         let bed = WaitAlertTestBed()
         let gate = Gate()
-        let task = Task { try await withWaitAlert("Uploading…", presenter: bed.presenter) { _ -> Int in
-            await gate.wait()
-            throw UploadError()
-        } }
+        let task = Task {
+            try await withWaitAlert("Uploading…", presenter: bed.presenter) { _ -> Int in
+                await gate.wait()
+                throw UploadError()
+            }
+        }
         _ = await bed.recorder.snapshot()
         await bed.advance(by: .seconds(1))
         gate.open()
@@ -50,11 +54,13 @@ struct WithWaitAlertTests {
     @Test func cancellingTheCallerCancelsTheWorkAndEndsAsCancelled() async throws {
         let bed = WaitAlertTestBed()
         let started = Gate()
-        let task = Task { try await withWaitAlert("Working…", presenter: bed.presenter) { _ -> Int in
-            started.open()
-            try await bed.clock.sleep(for: .seconds(3600))
-            return 1
-        } }
+        let task = Task {
+            try await withWaitAlert("Working…", presenter: bed.presenter) { _ -> Int in
+                started.open()
+                try await bed.clock.sleep(for: .seconds(3600))
+                return 1
+            }
+        }
         await started.wait()
         await bed.advance(by: .seconds(1))
         task.cancel()
@@ -67,10 +73,16 @@ struct WithWaitAlertTests {
     @Test func timeoutCancelsTheWorkAndThrows() async throws {
         let bed = WaitAlertTestBed(timing: try WaitAlertTiming.default.with(timeout: .seconds(2)))
         let observedCancellation = Gate()
-        let task = Task { try await withWaitAlert("Slow…", presenter: bed.presenter) { _ -> Int in
-            await withTaskCancellationHandler { await Gate().wait() } onCancel: { observedCancellation.open() }
-            return 7
-        } }
+        let task = Task {
+            try await withWaitAlert("Slow…", presenter: bed.presenter) { _ -> Int in
+                await withTaskCancellationHandler {
+                    await Gate().wait()
+                } onCancel: {
+                    observedCancellation.open()
+                }
+                return 7
+            }
+        }
         _ = await bed.recorder.snapshot()
         await bed.advance(by: .seconds(2))
         await observedCancellation.wait()
@@ -118,7 +130,9 @@ struct WithWaitAlertTests {
         #expect(bed.recorder.texts.contains("last words"))
         // Every log line printed before the alert's final snapshot.
         let lastLog = bed.recorder.events.lastIndex { if case .log = $0 { true } else { false } }!
-        let gone = bed.recorder.events.firstIndex { if case .snapshot(let s, _) = $0 { s.phase == .gone } else { false } }!
+        let gone = bed.recorder.events.firstIndex {
+            if case .snapshot(let s, _) = $0 { s.phase == .gone } else { false }
+        }!
         #expect(lastLog < gone)
     }
 
@@ -137,9 +151,9 @@ struct WithWaitAlertTests {
         let presenter = WaitAlertPresenter(clock: clock)
         let alert = showWaitAlert("Animated", presenter: presenter)
         await clock.sleepers(atLeast: 1)
-        clock.advance(to: .init(offset: .milliseconds(500)))   // appears
+        clock.advance(to: .init(offset: .milliseconds(500)))  // appears
         await clock.sleepers { $0.contains { $0 > .init(offset: .milliseconds(500)) } }
-        clock.advance(to: .init(offset: .milliseconds(580)))   // one frame in
+        clock.advance(to: .init(offset: .milliseconds(580)))  // one frame in
         await clock.sleepers { $0.contains { $0 > .init(offset: .milliseconds(580)) } }
         #expect(alert.model.snapshot.phase == .appearing)
         #expect(alert.model.snapshot.spinnerFrame == 1)

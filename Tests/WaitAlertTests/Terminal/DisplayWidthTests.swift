@@ -89,8 +89,10 @@ struct DisplayWidthTests {
 
     /// Truncation of many generated strings fits the width and keeps a prefix of the input.
     @Test func truncationProperties() {
-        let pieces = ["a", "Z", " ", "漢", "ｶ", "한", "😀", "👍🏽", "👨‍👩‍👧", "🇯🇵", "❤️", "❤", "1️⃣",
-                      "e\u{301}", "\u{301}", "\u{200D}", "…", "\t"]
+        let pieces = [
+            "a", "Z", " ", "漢", "ｶ", "한", "😀", "👍🏽", "👨‍👩‍👧", "🇯🇵", "❤️", "❤", "1️⃣",
+            "e\u{301}", "\u{301}", "\u{200D}", "…", "\t",
+        ]
         var generator = SplitMix64(seed: 0x5EED)
         for _ in 0..<2_000 {
             var text = ""

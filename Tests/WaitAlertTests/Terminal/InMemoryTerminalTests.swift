@@ -702,4 +702,3 @@ struct InMemoryTerminalTests {
         #expect(terminal.lines == Array(repeating: "xxxxxxxxxx", count: 10))
     }
 }
-

@@ -53,7 +53,7 @@ struct OverlayTests {
         await bed.advance(by: .milliseconds(80))
         #expect(terminal.writeCount == 1)
         #expect(terminal.bytesWritten <= 8)
-        #expect(terminal.lines != before)   // the glyph moved on
+        #expect(terminal.lines != before)  // the glyph moved on
         #expect(terminal.lines[0].hasSuffix(" Working"))
         alert.dismiss()
         await bed.run()
@@ -129,7 +129,7 @@ struct OverlayTests {
         #expect(Self.isSpinnerLine(terminal.lines[0], text: "First"))
         #expect(Self.isSpinnerLine(terminal.lines[1], text: "Second"))
         second.fail("Second broke")
-        await bed.advance(to: .milliseconds(1100))   // "Second" showed at 0.7 s: held until 1.1 s
+        await bed.advance(to: .milliseconds(1100))  // "Second" showed at 0.7 s: held until 1.1 s
         #expect(terminal.lines.count == 2)
         #expect(terminal.lines[0] == "✖ Second broke")
         #expect(Self.isSpinnerLine(terminal.lines[1], text: "First"))
@@ -175,7 +175,7 @@ struct OverlayTests {
         await bed.advance(to: .seconds(1))
         first.succeed("First done")
         await bed.run()
-        terminal.resize(columns: 12)   // no resize notification reaches the overlay
+        terminal.resize(columns: 12)  // no resize notification reaches the overlay
         let second = showWaitAlert("A second, much longer text", presenter: bed.presenter)
         await bed.advance(by: .seconds(1))
         #expect(terminal.lines.count == 2, "\(terminal)")
@@ -187,7 +187,9 @@ struct OverlayTests {
 
     @Test func transientModeFadesThenClearsTheLine() async {
         let terminal = InMemoryTerminal(columns: 40, rows: 10)
-        let bed = WaitAlertTestBed(renderers: [TerminalOverlay(terminal: terminal, ending: .transient, colors: .always, integration: .none)])
+        let bed = WaitAlertTestBed(renderers: [
+            TerminalOverlay(terminal: terminal, ending: .transient, colors: .always, integration: .none)
+        ])
         let alert = showWaitAlert("Working", presenter: bed.presenter)
         await bed.advance(to: .seconds(1))
         alert.succeed("Done")
@@ -195,8 +197,8 @@ struct OverlayTests {
         #expect(terminal.lines == ["✔ Done"])
         #expect(String(decoding: terminal.output, as: UTF8.self).contains("\u{1B}[32m✔ Done\u{1B}[0m"))
         await bed.advance(to: .milliseconds(2100))
-        #expect(terminal.lines == ["✔ Done"])   // still reading, now in greys
-        #expect(String(decoding: terminal.output, as: UTF8.self).contains("\u{1B}[38;5;"))   // grey levels
+        #expect(terminal.lines == ["✔ Done"])  // still reading, now in greys
+        #expect(String(decoding: terminal.output, as: UTF8.self).contains("\u{1B}[38;5;"))  // grey levels
         await bed.run()
         #expect(terminal.lines.isEmpty)
         #expect(terminal.isCursorVisible)
@@ -214,11 +216,13 @@ struct OverlayTests {
 
     @Test func brokenTerminalStopsDrawingWithoutFailingTheWork() async throws {
         let gate = Gate()
-        let task = Task { try await withWaitAlert("Working", presenter: bed.presenter) { alert in
-            await gate.wait()
-            alert.update("still working")
-            return "value"
-        } }
+        let task = Task {
+            try await withWaitAlert("Working", presenter: bed.presenter) { alert in
+                await gate.wait()
+                alert.update("still working")
+                return "value"
+            }
+        }
         _ = await bed.recorder.snapshot()
         await bed.advance(to: .seconds(1))
         terminal.close()
@@ -235,10 +239,12 @@ struct OverlayTests {
 struct PlainOverlayTests {
     @Test func writesPlainLinesAndNotOneEscapeByte() async {
         let terminal = InMemoryTerminal(columns: 80, rows: 20, isInteractive: false)
-        let bed = WaitAlertTestBed(renderers: [TerminalOverlay(terminal: terminal, colors: .always, integration: .none)])
+        let bed = WaitAlertTestBed(renderers: [TerminalOverlay(terminal: terminal, colors: .always, integration: .none)]
+        )
         let alert = showWaitAlert("Doing Something", presenter: bed.presenter)
         let script: [(ms: Int, text: String)] = [
-            (1000, "Getting there…"), (1100, "Faster"), (1200, "Fastest"), (2600, "Really…"), (3000, "Just about there…"),
+            (1000, "Getting there…"), (1100, "Faster"), (1200, "Fastest"), (2600, "Really…"),
+            (3000, "Just about there…"),
         ]
         for step in script {
             await bed.advance(to: .milliseconds(step.ms))
@@ -249,16 +255,17 @@ struct PlainOverlayTests {
         alert.succeed("Done")
         await bed.run()
         #expect(!terminal.output.contains(0x1B))
-        #expect(terminal.transcript == [
-            "Doing Something",
-            "log at 1000", "log at 1100", "log at 1200",
-            "Fastest",   // held back until a second after "Doing Something", latest wins
-            "log at 2600",
-            "Really…",
-            "log at 3000",
-            "Just about there…",
-            "✔ Done (4.5s)",
-        ])
+        #expect(
+            terminal.transcript == [
+                "Doing Something",
+                "log at 1000", "log at 1100", "log at 1200",
+                "Fastest",  // held back until a second after "Doing Something", latest wins
+                "log at 2600",
+                "Really…",
+                "log at 3000",
+                "Just about there…",
+                "✔ Done (4.5s)",
+            ])
     }
 
     @Test func colorPolicyFollowsTheEnvironment() {
@@ -269,7 +276,8 @@ struct PlainOverlayTests {
         #expect(ColorPolicy.environment.usesColor(interactive: false, variables: ["CLICOLOR_FORCE": "1"]))
         #expect(ColorPolicy.environment.usesColor(interactive: false, variables: ["FORCE_COLOR": "true"]))
         #expect(!ColorPolicy.environment.usesColor(interactive: false, variables: ["FORCE_COLOR": "0"]))
-        #expect(!ColorPolicy.environment.usesColor(interactive: true, variables: ["NO_COLOR": "1", "FORCE_COLOR": "1"]))
+        #expect(
+            !ColorPolicy.environment.usesColor(interactive: true, variables: ["NO_COLOR": "1", "FORCE_COLOR": "1"]))
         #expect(!ColorPolicy.never.usesColor(interactive: true))
     }
 }

@@ -1,10 +1,12 @@
+import Testing
+
+@testable import WaitAlert
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Testing
-@testable import WaitAlert
 
 /// The guard installs its signal handling only while active and puts the previous dispositions back.
 @Suite("Terminal guard", .serialized)
@@ -22,7 +24,10 @@ struct TerminalGuardTests {
     @Test func signalHandlingExistsOnlyWhileActive() async {
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
-        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        defer {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+        }
         let before = TerminalGuard.guardedSignals.map(Self.handler(of:))
         let resized = Gate()
         TerminalGuard.activate(
@@ -32,7 +37,7 @@ struct TerminalGuardTests {
         #expect(TerminalGuard.isActive)
         #expect(Self.handler(of: SIGWINCH) != before[TerminalGuard.guardedSignals.firstIndex(of: SIGWINCH)!])
         kill(getpid(), SIGWINCH)
-        await resized.wait()   // the resize handler ran
+        await resized.wait()  // the resize handler ran
         TerminalGuard.deactivate()
         #expect(!TerminalGuard.isActive)
         #expect(TerminalGuard.guardedSignals.map(Self.handler(of:)) == before)
@@ -41,9 +46,13 @@ struct TerminalGuardTests {
     @Test func restoreForExitWritesTheRestoreSequenceOnce() {
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
-        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
-        TerminalGuard.activate(output: pipeEnds[1], handlesSignals: false,
-                               handlers: .init(interrupt: {}, resize: {}, resume: {}))
+        defer {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+        }
+        TerminalGuard.activate(
+            output: pipeEnds[1], handlesSignals: false,
+            handlers: .init(interrupt: {}, resize: {}, resume: {}))
         TerminalGuard.restoreForExit()
         TerminalGuard.restoreForExit()
         TerminalGuard.deactivate()

@@ -16,7 +16,9 @@ struct SeedTimelineTests {
     /// p pending, a appearing, v visible, l lingering, f fading, g gone.
     @Test func phaseDiagram() {
         let diagram = sample(every: .milliseconds(100), until: .milliseconds(6000)).map { Self.symbol($0.phase) }
-        #expect(String(diagram) == "ppppp" + "aaa" + String(repeating: "v", count: 37) + String(repeating: "l", count: 10) + "ffff" + "gg")
+        #expect(
+            String(diagram) == "ppppp" + "aaa" + String(repeating: "v", count: 37) + String(repeating: "l", count: 10)
+                + "ffff" + "gg")
     }
 
     @Test func exactPhasesAndTextsAtEachInstant() {
@@ -37,7 +39,8 @@ struct SeedTimelineTests {
             (5849, .fading, "Done"),
             (5850, .gone, "Done"),
         ]
-        let samples = Dictionary(uniqueKeysWithValues: sample(at: expected.map { .milliseconds($0.ms) }).map { ($0.instant, $0) })
+        let samples = Dictionary(
+            uniqueKeysWithValues: sample(at: expected.map { .milliseconds($0.ms) }).map { ($0.instant, $0) })
         for (ms, phase, text) in expected {
             let snapshot = samples[.milliseconds(ms)]!.snapshot
             #expect(snapshot.phase == phase, "at \(ms) ms")
@@ -46,16 +49,19 @@ struct SeedTimelineTests {
     }
 
     @Test func animationValues() {
-        let samples = sample(at: [.milliseconds(500), .milliseconds(600), .milliseconds(650), .milliseconds(700), .milliseconds(750), .milliseconds(5675)])
+        let samples = sample(at: [
+            .milliseconds(500), .milliseconds(600), .milliseconds(650), .milliseconds(700), .milliseconds(750),
+            .milliseconds(5675),
+        ])
         let opacity = samples.map(\.snapshot.opacity)
         let scale = samples.map(\.snapshot.scale)
         #expect(opacity[0] == 0)
         #expect(abs(opacity[1] - 0.4) < 1e-9)
         #expect(opacity[4] == 1)
         #expect(abs(opacity[5] - 0.5) < 1e-9)
-        #expect(abs(scale[0] - 0.6) < 1e-9)   // 0 of the pop-in
-        #expect(abs(scale[2] - 1.1) < 1e-9)   // 0.6 of it
-        #expect(abs(scale[3] - 0.9) < 1e-9)   // 0.8 of it
+        #expect(abs(scale[0] - 0.6) < 1e-9)  // 0 of the pop-in
+        #expect(abs(scale[2] - 1.1) < 1e-9)  // 0.6 of it
+        #expect(abs(scale[3] - 0.9) < 1e-9)  // 0.8 of it
         #expect(scale[4] == 1)
     }
 
@@ -65,22 +71,32 @@ struct SeedTimelineTests {
         for (instant, event) in events { actions += timeline.send(event, at: instant) }
         #expect(!actions.contains { if case .completed = $0 { true } else { false } })
         actions += timeline.advance(to: .seconds(10))
-        #expect(actions == [.completed(.init(outcome: .success("Done"), wasShown: true, workDuration: .milliseconds(4500)))])
+        #expect(
+            actions == [.completed(.init(outcome: .success("Done"), wasShown: true, workDuration: .milliseconds(4500)))]
+        )
         #expect(timeline.advance(to: .seconds(20)).isEmpty)
     }
 
     @Test func spinnerFrameFollowsTimeSinceShown() {
         let samples = sample(at: [.milliseconds(500), .milliseconds(579), .milliseconds(580), .milliseconds(1300)])
-        #expect(samples.map(\.snapshot.spinnerFrame) == [0, 0, 1, 0])   // 800 ms = 10 frames: back to frame 0
+        #expect(samples.map(\.snapshot.spinnerFrame) == [0, 0, 1, 0])  // 800 ms = 10 frames: back to frame 0
         #expect(samples[2].snapshot.spinnerGlyph == "⠙")
     }
 
-    private func sample(every step: Duration, until end: Duration) -> [(instant: Duration, snapshot: WaitAlertSnapshot, phase: WaitAlertPhase)] {
-        sample(at: Array(stride(from: 0, through: Int(end.milliseconds), by: Int(step.milliseconds)).map { Duration.milliseconds($0) }))
+    private func sample(every step: Duration, until end: Duration) -> [(
+        instant: Duration, snapshot: WaitAlertSnapshot, phase: WaitAlertPhase
+    )] {
+        sample(
+            at: Array(
+                stride(from: 0, through: Int(end.milliseconds), by: Int(step.milliseconds)).map {
+                    Duration.milliseconds($0)
+                }))
     }
 
     /// Replays the events and takes a snapshot at each instant (in increasing order).
-    private func sample(at instants: [Duration]) -> [(instant: Duration, snapshot: WaitAlertSnapshot, phase: WaitAlertPhase)] {
+    private func sample(at instants: [Duration]) -> [(
+        instant: Duration, snapshot: WaitAlertSnapshot, phase: WaitAlertPhase
+    )] {
         var timeline = WaitAlertTimeline(text: "Doing Something", timing: .default, at: .zero)
         var pending = events[...]
         return instants.map { instant in

@@ -14,8 +14,11 @@ struct TimelinePropertyTests {
         for seed in Self.seeds {
             if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
             let scenario = TimelineScenario(seed: seed)
-            guard let ending = scenario.events.first(where: { if case .update = $0.event { false } else if case .log = $0.event { false } else { true } }),
-                  ending.at < scenario.start + scenario.timing.grace
+            guard
+                let ending = scenario.events.first(where: {
+                    if case .update = $0.event { false } else if case .log = $0.event { false } else { true }
+                }),
+                ending.at < scenario.start + scenario.timing.grace
             else { continue }
             let trace = scenario.run()
             checked += 1
@@ -80,7 +83,8 @@ struct TimelinePropertyTests {
             }
             // The latest report is on screen within the minimum.
             // Reports after the work ended (finish, dismissal or timeout) are ignored by design.
-            let endedAt = [trace.firstEnding?.at, trace.steps.first { $0.actions.contains(.timedOut) }?.instant]
+            let endedAt =
+                [trace.firstEnding?.at, trace.steps.first { $0.actions.contains(.timedOut) }?.instant]
                 .compactMap { $0 }.min() ?? .seconds(1_000_000)
             let updates = trace.reports.compactMap { report -> (Duration, String)? in
                 if case .update(let text) = report.event, report.at < endedAt { (report.at, text) } else { nil }
@@ -94,10 +98,13 @@ struct TimelinePropertyTests {
             }
             // The last text reported before finishing is shown before the final message.
             if let lingering = trace.firstInstant(in: .lingering), !cut,
-               let ending = trace.firstEnding, let last = updates.last(where: { $0.0 <= ending.at }),
-               trace.state(at: last.0).phase != .pending || scenario.timing.grace <= ending.at - scenario.start {
-                #expect(shown.contains { $0.text == last.1 && $0.instant < lingering } || trace.state(at: ending.at).phase == .pending,
-                        "\(scenario)")
+                let ending = trace.firstEnding, let last = updates.last(where: { $0.0 <= ending.at }),
+                trace.state(at: last.0).phase != .pending || scenario.timing.grace <= ending.at - scenario.start
+            {
+                #expect(
+                    shown.contains { $0.text == last.1 && $0.instant < lingering }
+                        || trace.state(at: ending.at).phase == .pending,
+                    "\(scenario)")
             }
         }
     }
@@ -109,7 +116,8 @@ struct TimelinePropertyTests {
             let scenario = TimelineScenario(seed: seed)
             let trace = scenario.run()
             guard !trace.wasDismissed, let lingering = trace.firstInstant(in: .lingering),
-                  let fading = trace.firstInstant(in: .fading) else { continue }
+                let fading = trace.firstInstant(in: .fading)
+            else { continue }
             let reading = scenario.timing.finalMessage
             #expect(fading - lingering >= reading.minimum, "\(scenario)")
             #expect(fading - lingering <= reading.maximum, "\(scenario)")

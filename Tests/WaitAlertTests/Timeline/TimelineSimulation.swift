@@ -83,7 +83,7 @@ struct TimelineScenario: CustomStringConvertible {
                 trace.record(timeline, at: timeline.now, actions: actions)
                 actions = []
             }
-            _ = timeline.advance(to: target)   // nothing is due any more: only moves `now`
+            _ = timeline.advance(to: target)  // nothing is due any more: only moves `now`
         }
         for (instant, event) in events {
             advance(to: instant)
@@ -112,8 +112,10 @@ struct TimelineTrace {
     var reports: [(at: Duration, event: WaitAlertTimeline.Event)] = []
 
     mutating func record(_ timeline: WaitAlertTimeline, at instant: Duration, actions: [WaitAlertTimeline.Action]) {
-        steps.append(Step(instant: instant, phase: timeline.phase, text: timeline.text, actions: actions,
-                          snapshot: timeline.snapshot(at: instant)))
+        steps.append(
+            Step(
+                instant: instant, phase: timeline.phase, text: timeline.text, actions: actions,
+                snapshot: timeline.snapshot(at: instant)))
     }
 
     var completions: [WaitAlertCompletion] {
@@ -131,7 +133,9 @@ struct TimelineTrace {
     }
 
     var wasDismissed: Bool {
-        reports.contains { if case .dismiss = $0.event { true } else if case .finish(.dismissed) = $0.event { true } else { false } }
+        reports.contains {
+            if case .dismiss = $0.event { true } else if case .finish(.dismissed) = $0.event { true } else { false }
+        }
     }
 
     /// The instant of the first ending event (finish or dismiss), if any.

@@ -16,8 +16,8 @@ struct TimingTests {
     }
 
     @Test(arguments: [
-        ("Done", 1000),                                // 0.5 + 0.24 → clamped up to 1 s
-        ("Uploaded all twelve pictures", 2180),      // 0.5 + 28 × 0.06
+        ("Done", 1000),  // 0.5 + 0.24 → clamped up to 1 s
+        ("Uploaded all twelve pictures", 2180),  // 0.5 + 28 × 0.06
         (String(repeating: "x", count: 200), 4000),  // clamped down to 4 s
     ])
     func readingTimeIsClamped(text: String, milliseconds: Int) {
@@ -35,7 +35,7 @@ struct TimingTests {
             try WaitAlertTiming.ReadingTime(minimum: .seconds(5), maximum: .seconds(1))
         }
         #expect(throws: WaitAlertConfigurationError.self) {
-            try WaitAlertTiming(minimumDisplay: .seconds(5))   // longer than the 4 s longest reading time
+            try WaitAlertTiming(minimumDisplay: .seconds(5))  // longer than the 4 s longest reading time
         }
         #expect(throws: WaitAlertConfigurationError.emptySpinner) {
             try Spinner(frames: [], interval: .milliseconds(80))

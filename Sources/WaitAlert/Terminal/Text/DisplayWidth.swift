@@ -19,7 +19,8 @@ package enum DisplayWidth {
             scalars.formIndex(after: &index)
         }
         guard width == 1, index < scalars.endIndex,
-              scalars[scalars.index(before: index)].properties.isEmoji else { return width }
+            scalars[scalars.index(before: index)].properties.isEmoji
+        else { return width }
         var afterJoiner = false
         for scalar in scalars[index...] {
             let properties = scalar.properties
@@ -97,7 +98,8 @@ package enum DisplayWidth {
     private static func isWide(_ value: UInt32) -> Bool {
         let ranges = wideRanges
         guard let first = ranges.first, let last = ranges.last,
-              value >= first.lowerBound, value <= last.upperBound else { return false }
+            value >= first.lowerBound, value <= last.upperBound
+        else { return false }
         var low = 0
         var high = ranges.count
         while low < high {

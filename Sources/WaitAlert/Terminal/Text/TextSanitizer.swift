@@ -119,7 +119,8 @@ package enum TextSanitizer {
             case (.escape, UInt8(ascii: "[")): .controlSequence
             case (.escape, UInt8(ascii: "]")): .string(endsAtBell: true)
             case (.escape, UInt8(ascii: "P")), (.escape, UInt8(ascii: "X")),
-                 (.escape, UInt8(ascii: "^")), (.escape, UInt8(ascii: "_")): .string(endsAtBell: false)
+                (.escape, UInt8(ascii: "^")), (.escape, UInt8(ascii: "_")):
+                .string(endsAtBell: false)
             case (.escape, 0x20...0x2F), (.escapeIntermediate, 0x20...0x2F): .escapeIntermediate
             case (.controlSequence, 0x20...0x3F): .controlSequence
             default: .ground  // A final byte ends the sequence.
@@ -170,10 +171,10 @@ package enum TextSanitizer {
             if byte >= 0x80 {
                 switch (beforePrevious, previous, byte) {
                 case (_, 0xC2, 0x80...0x9F),  // U+0080–U+009F
-                     (_, 0xD8, 0x9C),  // U+061C
-                     (0xE2, 0x80, 0x8E...0x8F),  // U+200E, U+200F
-                     (0xE2, 0x80, 0xA8...0xAE),  // U+2028–U+202E
-                     (0xE2, 0x81, 0xA6...0xA9):  // U+2066–U+2069
+                    (_, 0xD8, 0x9C),  // U+061C
+                    (0xE2, 0x80, 0x8E...0x8F),  // U+200E, U+200F
+                    (0xE2, 0x80, 0xA8...0xAE),  // U+2028–U+202E
+                    (0xE2, 0x81, 0xA6...0xA9):  // U+2066–U+2069
                     return true
                 default:
                     break
