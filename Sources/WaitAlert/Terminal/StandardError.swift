@@ -44,30 +44,42 @@ public final class StandardError: WaitAlertTerminal {
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         guard !broken.load(ordering: .relaxed) else { return false }
-        let complete = Self.withoutBrokenPipeSignal {
+        let complete = withoutBrokenPipeSignal {
             bytes.withUnsafeBytes { Self.writeAll($0, to: descriptor) }
         }
         if !complete { broken.store(true, ordering: .relaxed) }
         return complete
     }
 
-    /// Runs `body` with `SIGPIPE` blocked on this thread, and consumes a `SIGPIPE` it raised, so a
-    /// closed pipe becomes an `EPIPE` error for this write only and never ends the program.
-    private static func withoutBrokenPipeSignal<T>(_ body: () -> T) -> T {
-        var pipeOnly = sigset_t()
-        sigemptyset(&pipeOnly)
-        sigaddset(&pipeOnly, SIGPIPE)
-        var previous = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
-        let result = body()
-        var pending = sigset_t()
-        if sigismember(&previous, SIGPIPE) == 0, sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1 {
-            var noWait = timespec()
-            _ = sigtimedwait(&pipeOnly, nil, &noWait)
-        }
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
-        return result
+    /// Runs `body` so that a write to a closed pipe is an `EPIPE` error for this write only and
+    /// never ends the program: on Linux with `SIGPIPE` blocked on this thread and a `SIGPIPE` it
+    /// raised consumed; on Apple platforms the descriptor is told not to raise it at all.
+    private func withoutBrokenPipeSignal<T>(_ body: () -> T) -> T {
+        #if os(Linux)
+            Self.blockingBrokenPipeSignal(body)
+        #else
+            _ = fcntl(descriptor, F_SETNOSIGPIPE, 1)
+            return body()
+        #endif
     }
+
+    #if os(Linux)
+        private static func blockingBrokenPipeSignal<T>(_ body: () -> T) -> T {
+            var pipeOnly = sigset_t()
+            sigemptyset(&pipeOnly)
+            sigaddset(&pipeOnly, SIGPIPE)
+            var previous = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
+            let result = body()
+            var pending = sigset_t()
+            if sigismember(&previous, SIGPIPE) == 0, sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1 {
+                var noWait = timespec()
+                _ = sigtimedwait(&pipeOnly, nil, &noWait)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+            return result
+        }
+    #endif
 
     /// Writes every byte, retrying after `EINTR` and partial writes, and waiting up to a second
     /// for a non-blocking descriptor to accept more (`EAGAIN`). Async-signal-safe.
