@@ -16,11 +16,10 @@ struct Figures {
         WaitAlertHandle, WaitAlertPresenter, InMemoryTerminal, FrameProbe
     ) {
         let terminal = InMemoryTerminal(columns: 80, rows: 24)
-        let clock = DeadlineClock()
-        let probe = FrameProbe(clock: clock)
+        let probe = FrameProbe()
         let overlay = TerminalOverlay(terminal: terminal, colors: .never, integration: .none)
         let timing = try! WaitAlertTiming.terminal.with(grace: .zero)
-        let presenter = WaitAlertPresenter(renderers: [overlay, probe], timing: timing, clock: clock)
+        let presenter = WaitAlertPresenter(renderers: [overlay, probe], timing: timing)
         let alert = showWaitAlert(text, presenter: presenter)
         while alert.model.snapshot.phase != .visible { try? await Task.sleep(for: .milliseconds(5)) }
         return (alert, presenter, terminal, probe)

@@ -64,45 +64,29 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
 }
 
-/// A `ContinuousClock` that remembers the deadline of the sleep that returned last, so a
-/// renderer can tell how late its frame is.
-final class DeadlineClock: Clock, Sendable {
-    typealias Instant = ContinuousClock.Instant
-    private let base = ContinuousClock()
-    private let last = Mutex<Instant?>(nil)
-
-    var now: Instant { base.now }
-    var minimumResolution: Duration { base.minimumResolution }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        try await base.sleep(until: deadline, tolerance: tolerance)
-        last.withLock { $0 = deadline }
-    }
-
-    /// The deadline of the sleep that returned last.
-    var lastDeadline: Instant? { last.withLock { $0 } }
-}
-
-/// Counts frames and measures how late each is against the deadline that woke the driver.
+/// Counts frames and measures how late each spinner frame is drawn after its deadline: frame k
+/// is due at the instant the alert appeared plus k intervals.
 @MainActor
 final class FrameProbe: WaitAlertRenderer {
-    let clock: DeadlineClock
     var frames = 0
     var lateness: [Double] = []  // milliseconds
     var lastText = ""
-    private var seen: ContinuousClock.Instant?
-
-    init(clock: DeadlineClock) { self.clock = clock }
+    private var appearedAt: Duration?
+    private let interval = Spinner.brailleDots.interval
 
     var wantsFrames: Bool { true }
 
     func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         frames += 1
         lastText = snapshot.text
-        if let deadline = clock.lastDeadline, deadline != seen {
-            seen = deadline
-            lateness.append(deadline.duration(to: clock.now).nanoseconds / 1e6)
+        guard snapshot.spinnerFrame != nil else { return }
+        guard let appearedAt else {
+            appearedAt = snapshot.textSince
+            return
         }
+        let late = instant - appearedAt
+        let due = Duration(attoseconds: late.attoseconds / interval.attoseconds * interval.attoseconds)
+        lateness.append((late - due).nanoseconds / 1e6)
     }
 
     func log(_ line: String, from alert: WaitAlertID) {}

@@ -7,10 +7,14 @@ struct AlertClock: Sendable {
     let now: @Sendable () -> Duration
     /// Sleeps until the given time since the origin.
     let sleep: @Sendable (Duration) async throws -> Void
+    /// Whether this is the system's monotonic clock, which a dispatch timer on the main queue can
+    /// stand in for: it wakes the main actor directly, without first waking a worker thread.
+    let isSystemClock: Bool
 
     init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let origin = clock.now
         now = { origin.duration(to: clock.now) }
         sleep = { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
+        isSystemClock = clock is ContinuousClock
     }
 }
