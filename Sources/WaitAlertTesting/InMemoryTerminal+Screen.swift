@@ -102,7 +102,11 @@ extension InMemoryTerminal {
             }
         }
 
-        private mutating func consumeEscape(_ byte: UInt8) {
+        /// Handles a byte that interrupts an escape sequence: a C0 control runs inside it, DEL is
+        /// ignored, a byte of a non-ASCII character abandons it.
+        ///
+        /// - Returns: whether the byte was handled.
+        private mutating func interruptsSequence(_ byte: UInt8) -> Bool {
             switch byte {
             case 0x00...0x1F:
                 executeInSequence(byte)
@@ -112,42 +116,39 @@ extension InMemoryTerminal {
                 recordSequence()
                 consume(byte)
             default:
-                sequence.append(byte)
-                switch byte {
-                case UInt8(ascii: "["): parserState = .controlSequence
-                case UInt8(ascii: "]"): parserState = .controlString(isOperatingSystemCommand: true)
-                case UInt8(ascii: "P"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"):
-                    parserState = .controlString(isOperatingSystemCommand: false)
-                case 0x20...0x2F: parserState = .escapeIntermediate
-                case UInt8(ascii: "7"):
-                    saveCursor()
-                    parserState = .ground
-                case UInt8(ascii: "8"):
-                    restoreCursor()
-                    parserState = .ground
-                default: recordSequence()
-                }
+                return false
+            }
+            return true
+        }
+
+        private mutating func consumeEscape(_ byte: UInt8) {
+            guard !interruptsSequence(byte) else { return }
+            sequence.append(byte)
+            switch byte {
+            case UInt8(ascii: "["): parserState = .controlSequence
+            case UInt8(ascii: "]"): parserState = .controlString(isOperatingSystemCommand: true)
+            case UInt8(ascii: "P"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"):
+                parserState = .controlString(isOperatingSystemCommand: false)
+            case 0x20...0x2F: parserState = .escapeIntermediate
+            case UInt8(ascii: "7"):
+                saveCursor()
+                parserState = .ground
+            case UInt8(ascii: "8"):
+                restoreCursor()
+                parserState = .ground
+            default: recordSequence()
             }
         }
 
         /// Handles a byte after ESC and an intermediate byte, or after ESC [.
         private mutating func consumeSequenceByte(_ byte: UInt8) {
+            guard !interruptsSequence(byte) else { return }
             let isControlSequence = if case .controlSequence = parserState { true } else { false }
-            switch byte {
-            case 0x00...0x1F:
-                executeInSequence(byte)
-            case 0x7F:
-                break
-            case 0x80...:
+            sequence.append(byte)
+            if isControlSequence, (0x40...0x7E).contains(byte) {
+                dispatchControlSequence()
+            } else if !isControlSequence, (0x30...0x7E).contains(byte) {
                 recordSequence()
-                consume(byte)
-            default:
-                sequence.append(byte)
-                if isControlSequence, (0x40...0x7E).contains(byte) {
-                    dispatchControlSequence()
-                } else if !isControlSequence, (0x30...0x7E).contains(byte) {
-                    recordSequence()
-                }
             }
         }
 
