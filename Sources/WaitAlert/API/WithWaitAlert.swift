@@ -95,7 +95,7 @@ private final class FinishedWork<Value: Sendable>: Sendable {
     }
 }
 
-/// Thrown by ``withWaitAlert(_:success:timing:presenter:operation:)`` when the timing's timeout
+/// Thrown by ``withWaitAlert(_:success:timing:presenter:isolation:operation:)`` when the timing's timeout
 /// elapsed before the work ended.
 public struct WaitAlertTimeoutError: Error, Sendable, Hashable, CustomStringConvertible {
     public init() {}

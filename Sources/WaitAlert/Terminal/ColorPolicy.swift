@@ -26,7 +26,9 @@ public enum ColorPolicy: Sendable, Hashable {
 
     /// Whether colours are on for a terminal that is (or is not) interactive.
     ///
-    /// - Parameter variables: the environment to read; the process's by default.
+    /// - Parameters:
+    ///   - interactive: whether the overlay draws on an interactive terminal.
+    ///   - variables: the environment to read; the process's by default.
     public func usesColor(interactive: Bool, variables: [String: String]? = nil) -> Bool {
         switch self {
         case .always: return true
