@@ -25,41 +25,27 @@ struct Figures {
         return (alert, presenter, terminal, probe)
     }
 
-    /// Nanoseconds per `alert.update` call, over `count` calls split across `tasks` tasks, each
-    /// task a plain loop as in user code.
-    nonisolated private static func updateNanoseconds(
-        _ alert: WaitAlertReporter, texts: [String], count: Int, tasks: Int
-    ) async -> Double {
-        let start = ContinuousClock.now
-        await withTaskGroup(of: Void.self) { group in
-            for task in 0..<tasks {
-                group.addTask {
-                    for index in stride(from: task, to: count, by: tasks) { alert.update(texts[index & 63]) }
-                }
-            }
-        }
-        return (ContinuousClock.now - start).nanoseconds / Double(count)
-    }
-
-    /// A bare `Mutex<String>` in an object, as shared state usually is, and its store: the least
-    /// any thread-safe "set the text" can do.
-    final class Store: Sendable {
+    /// A bare `Mutex<String>` in an object, as shared state usually is, and its update: the least
+    /// any thread-safe "set the text" can do. The baseline.
+    final class Store: TextSink {
         private let text = Mutex<String>("")
 
-        func store(_ newText: String) {
+        func update(_ newText: String) {
             text.withLock { $0 = newText }
         }
     }
 
-    /// The same loops storing into a bare `Mutex<String>`: the baseline.
-    nonisolated private static func mutexNanoseconds(
-        _ store: Store, texts: [String], count: Int, tasks: Int
+    /// Nanoseconds per `sink.update` call, over `count` calls split across `tasks` tasks, each
+    /// task a plain loop as in user code; specialized for each sink, so subject and baseline run
+    /// the same loop.
+    nonisolated private static func updateNanoseconds(
+        _ sink: some TextSink, texts: [String], count: Int, tasks: Int
     ) async -> Double {
         let start = ContinuousClock.now
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<tasks {
                 group.addTask {
-                    for index in stride(from: task, to: count, by: tasks) { store.store(texts[index & 63]) }
+                    for index in stride(from: task, to: count, by: tasks) { sink.update(texts[index & 63]) }
                 }
             }
         }
@@ -80,7 +66,7 @@ struct Figures {
             var bare = Double.infinity
             var subject = Double.infinity
             for _ in 0..<2 {
-                bare = min(bare, await Self.mutexNanoseconds(store, texts: texts, count: calls, tasks: tasks))
+                bare = min(bare, await Self.updateNanoseconds(store, texts: texts, count: calls, tasks: tasks))
                 let cost = try! await withWaitAlert("Measuring", presenter: presenter) { alert in
                     await Self.updateNanoseconds(alert, texts: texts, count: calls, tasks: tasks)
                 }

@@ -107,3 +107,10 @@ final class ByteSink: WaitAlertTerminal {
 
     var output: [UInt8] { bytes.withLock { $0 } }
 }
+
+/// Something a text can be stored into from any task: the reporter, or the baseline.
+protocol TextSink: Sendable {
+    func update(_ text: String)
+}
+
+extension WaitAlertReporter: TextSink {}

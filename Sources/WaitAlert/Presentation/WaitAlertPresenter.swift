@@ -108,9 +108,6 @@ public final class WaitAlertPresenter {
     /// The deadline the presenter's timer sleeps until, if any.
     package var timerDeadline: Duration? { scheduler.timerDeadline }
 
-    /// Main-actor wake-ups of the live alerts so far.
-    package var wakeUps: Int { drivers.values.reduce(0) { $0 + $1.wakeUps } }
-
     /// Main-actor wake-ups of one live alert so far.
     package func wakeUps(of id: WaitAlertID) -> Int? { drivers[id]?.wakeUps }
 }

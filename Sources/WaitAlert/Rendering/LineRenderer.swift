@@ -16,7 +16,8 @@ public final class LineRenderer: WaitAlertRenderer {
     private struct Printed {
         var text: String?
         var at: Duration
-        var held: String?
+        /// Whether a newer text waits for ``minimumInterval`` to pass.
+        var isHolding = false
         var ended = false
     }
 
@@ -29,32 +30,27 @@ public final class LineRenderer: WaitAlertRenderer {
     public var wantsFrames: Bool { false }
 
     public func redrawDeadline(for alert: WaitAlertID) -> Duration? {
-        guard let printed = alerts[alert], printed.held != nil else { return nil }
+        guard let printed = alerts[alert], printed.isHolding else { return nil }
         return printed.at + minimumInterval
     }
 
     public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         var printed = alerts[alert] ?? Printed(at: instant)
         defer { alerts[alert] = snapshot.phase == .gone ? nil : printed }
-        switch snapshot.phase {
-        case .pending where snapshot.outcome == nil:
-            return
-        case .appearing where snapshot.outcome == nil, .visible where snapshot.outcome == nil:
-            guard snapshot.kind == .waitAlert, printed.text != snapshot.text else {
-                printed.held = nil
-                return
-            }
-            if printed.text == nil || instant - printed.at >= minimumInterval {
+        if snapshot.outcome != nil || snapshot.phase >= .lingering {
+            guard !printed.ended else { return }
+            printed.ended = true
+            printed.isHolding = false
+            if snapshot.outcome?.finalText != nil { emitLine(Self.finalLine(for: snapshot)) }
+        } else if snapshot.isVisible, snapshot.kind == .waitAlert {
+            if printed.text == snapshot.text {
+                printed.isHolding = false
+            } else if printed.text == nil || instant - printed.at >= minimumInterval {
                 printed = Printed(text: snapshot.text, at: instant)
                 emitLine(snapshot.text)
             } else {
-                printed.held = snapshot.text
+                printed.isHolding = true
             }
-        default:
-            guard !printed.ended else { return }
-            printed.ended = true
-            printed.held = nil
-            if snapshot.outcome?.finalText != nil { emitLine(Self.finalLine(for: snapshot)) }
         }
     }
 
@@ -65,15 +61,10 @@ public final class LineRenderer: WaitAlertRenderer {
     /// The plain final line of a finished alert: `✔ Done (4.5s)`, `✖ reason`, `⚠ Cancelled`.
     static func finalLine(for snapshot: WaitAlertSnapshot) -> String {
         let text = snapshot.outcome?.finalText ?? snapshot.text
-        guard snapshot.kind == .waitAlert else { return text }
-        switch snapshot.outcome {
-        case .success:
-            let seconds = snapshot.workDuration.map { " (\(DurationFormat.seconds($0)))" } ?? ""
-            return "✔ \(text)\(seconds)"
-        case .failure: return "✖ \(text)"
-        case .cancelled, .timedOut: return "⚠ \(text)"
-        case .dismissed, nil: return text
-        }
+        guard snapshot.kind == .waitAlert, let outcome = snapshot.outcome, let icon = outcome.icon else { return text }
+        guard case .success = outcome, let duration = snapshot.workDuration else { return "\(icon) \(text)" }
+        return "\(icon) \(text) (\(DurationFormat.seconds(duration)))"
+
     }
 
     /// Writes a progress or final text as exactly one line.

@@ -56,7 +56,7 @@ struct OverlayScreen {
         var out = Self.down(index)
         if old.text == line.text, old.style == line.style, line.style == .plain,
             let glyph = line.glyph, let oldGlyph = old.glyph,
-            DisplayWidth.of(glyph) == DisplayWidth.of(oldGlyph), DisplayWidth.of(glyph) + 2 < columns
+            case let width = DisplayWidth.of(glyph), width == DisplayWidth.of(oldGlyph), width + 2 < columns
         {
             out += "\r" + glyph + Self.up(index)  // the cursor stays on the line's first row
         } else {

@@ -50,6 +50,8 @@ public final class TerminalOverlay: WaitAlertRenderer {
     private let terminal: any WaitAlertTerminal
     private let integration: ProcessIntegration
     private let interactive: Bool
+    /// Whether the overlay draws on the process's standard error, which the terminal guard protects.
+    private let isStandardError: Bool
     private let colors: Bool
     private let plain: LineRenderer
     private var screen = OverlayScreen()
@@ -78,6 +80,7 @@ public final class TerminalOverlay: WaitAlertRenderer {
         self.ending = ending
         self.integration = integration
         self.interactive = terminal.isInteractive
+        self.isStandardError = (terminal as? StandardError)?.descriptor == StandardError.shared.descriptor
         self.colors = colors.usesColor(interactive: terminal.isInteractive)
         self.plain = LineRenderer(terminal: terminal)
         self.screen.columns = terminal.columns ?? 80
@@ -132,12 +135,11 @@ public final class TerminalOverlay: WaitAlertRenderer {
     /// window shrank below a line's length.
     public func terminalDidResize() {
         guard interactive, !stopped else { return }
-        screen.columns = terminal.columns ?? screen.columns
-        write(screen.redraw())
+        refreshWidth()
     }
 
-    /// Picks up a width change that no `SIGWINCH` reported (between alerts, without signal
-    /// handling, or on another terminal) before drawing anything.
+    /// Picks up a width change, also one that no `SIGWINCH` reported (between alerts, without
+    /// signal handling, or on another terminal), before drawing anything.
     private func refreshWidth() {
         guard let columns = terminal.columns, columns != screen.columns else { return }
         screen.columns = columns
@@ -166,16 +168,13 @@ public final class TerminalOverlay: WaitAlertRenderer {
         if !written { stop() }
     }
 
-    /// Whether the overlay draws on the process's standard error, which the terminal guard protects.
-    private var isStandardError: Bool { (terminal as? StandardError)?.descriptor == StandardError.shared.descriptor }
-
     /// The overlay line of a snapshot: spinner glyph (or outcome icon) and text, styled.
     private func line(for snapshot: WaitAlertSnapshot) -> OverlayScreen.Line {
         let text = TextSanitizer.line(snapshot.text)
         var style = OverlayScreen.Style.plain
         var glyph = snapshot.spinnerGlyph
         if let outcome = snapshot.outcome, snapshot.kind == .waitAlert, snapshot.phase >= .lingering {
-            glyph = Self.icon(for: outcome)
+            glyph = outcome.icon
             style = colors ? Self.style(for: outcome) : .plain
         }
         if colors, snapshot.phase == .fading { style = .grey(level: snapshot.opacity) }
@@ -186,15 +185,6 @@ public final class TerminalOverlay: WaitAlertRenderer {
         let text = TextSanitizer.line(LineRenderer.finalLine(for: snapshot))
         guard colors, let outcome = snapshot.outcome else { return text }
         return Self.style(for: outcome).apply(to: text)
-    }
-
-    static func icon(for outcome: WaitAlertOutcome) -> String? {
-        switch outcome {
-        case .success: "✔"
-        case .failure: "✖"
-        case .cancelled, .timedOut: "⚠"
-        case .dismissed: nil
-        }
     }
 
     static func style(for outcome: WaitAlertOutcome) -> OverlayScreen.Style {
@@ -248,6 +238,7 @@ public final class TerminalOverlay: WaitAlertRenderer {
         stopped = true
         if guarding {
             guarding = false
+            inputBlocked = false
             TerminalGuard.deactivate()
         }
     }

@@ -117,7 +117,7 @@ extension WaitAlertTimeline {
     }
 
     private mutating func update(_ newText: String, at now: Duration) {
-        guard outcome == nil, finishedAt == nil else { return }
+        guard finishedAt == nil else { return }
         switch phase {
         case .pending:
             text = newText
@@ -215,7 +215,7 @@ extension WaitAlertTimeline {
             if let next = pendingText {
                 pendingText = nil
                 show(next, at: now)
-            } else if let outcome, finishedAt != nil {
+            } else if let outcome {
                 showFinal(outcome, at: now)
             }
         case .lingering:
