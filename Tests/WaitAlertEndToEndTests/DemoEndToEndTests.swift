@@ -60,7 +60,8 @@
             let interrupted = ContinuousClock.now
             #expect(try await demo.waitForExit() == .exited(130))
             #expect(ContinuousClock.now - interrupted < .seconds(2), "the cancelled demo ends at once")
-            #expect(demo.screen.lines.contains { $0.hasPrefix("⚠ Cancelled") }, "\(demo.report)")
+            #expect(
+                demo.screen.lines.contains { $0.hasPrefix("⚠ Doing Something: cancelled after ") }, "\(demo.report)")
             #expect(spinnerLines(demo.screen).isEmpty, "\(demo.report)")
             #expect(!demo.output.contains(bytes: "^C"), "Ctrl-C is not echoed while the alert shows\n\(demo.report)")
             #expect(demo.screen.isCursorVisible, "\(demo.report)")

@@ -15,6 +15,19 @@ import Synchronization
 /// }
 /// ```
 ///
+/// The final message says which alert it was. By default: the title without its ellipsis on
+/// success ("✔ Uploading picture (2.1s)"), the title and the error's description on failure
+/// ("✖ Uploading picture: the server said no"), and "Uploading picture: cancelled after 1.2s" or
+/// "…: timed out after 30.0s" otherwise. Compute your own from the result:
+///
+/// ```swift
+/// let files = try await withWaitAlert(
+///     "Fetching files…",
+///     success: { files in "Fetched \(files.count) files" },
+///     failure: { error in "Could not fetch the files: \(error)" }
+/// ) { _ in try await fetchFiles() }
+/// ```
+///
 /// - The work runs in a task of its own that inherits the caller's actor, priority and task-local
 ///   values, and `withWaitAlert` always awaits it. Called from the main actor, work that ends
 ///   without suspending costs no thread hop at all; but **synchronous, CPU-bound work in the
@@ -22,16 +35,19 @@ import Synchronization
 ///   `@concurrent` (or nonisolated `async`) function and await it from the closure.
 /// - Cancelling the calling task cancels the work; the alert ends as cancelled, and a
 ///   `CancellationError` thrown by the work is rethrown as it is, never shown as a failure.
-/// - An error thrown by the work ends the alert as a failure showing the error's description, and
-///   is rethrown unchanged.
+/// - An error thrown by the work ends the alert as a failure, and is rethrown unchanged.
 /// - With a timing that has a timeout, the work is cancelled when it elapses, the alert ends as
 ///   timed out, and ``WaitAlertTimeoutError`` is thrown once the work has returned, whatever it
 ///   returned or threw while being cancelled. Work that ended before the deadline is never
-///   reported as timed out, even when its result reaches the main actor after it.
+///   reported as timed out, even when its result reaches the main actor after it. Log lines the
+///   work reports after the timeout, while it winds down, are still printed.
 ///
 /// - Parameters:
 ///   - title: the first text shown.
-///   - success: the final text on success; `nil` shows the title without its trailing ellipsis.
+///   - success: the final text on success, made from the value; `nil` shows the title without its
+///     trailing ellipsis.
+///   - failure: the final text on failure, made from the error; `nil` shows the title and the
+///     error's description.
 ///   - timing: the alert's timing; `nil` uses the presenter's.
 ///   - presenter: where the alert appears; `nil` uses ``WaitAlertPresenter/shared``.
 ///   - isolation: the caller's actor, where the work starts; filled in by the compiler.
@@ -40,7 +56,8 @@ import Synchronization
 /// - Throws: what `operation` threw, or ``WaitAlertTimeoutError``.
 public func withWaitAlert<Value: Sendable>(
     _ title: String,
-    success: String? = nil,
+    success: ((Value) -> String)? = nil,
+    failure: ((any Error) -> String)? = nil,
     timing: WaitAlertTiming? = nil,
     presenter: WaitAlertPresenter? = nil,
     isolation: isolated (any Actor)? = #isolation,
@@ -56,12 +73,12 @@ public func withWaitAlert<Value: Sendable>(
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !Task.isCancelled {
         // Starts on the caller's actor at once; work that never suspends is done when this returns.
         work = Task.immediate { [isolation] in
-            _ = isolation
+            _ = isolation  // captured so the closure, and the work, run on the caller's actor
             do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
         }
     } else {
         work = Task { [isolation] in
-            _ = isolation
+            _ = isolation  // captured so the closure, and the work, run on the caller's actor
             do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
         }
     }
@@ -74,9 +91,32 @@ public func withWaitAlert<Value: Sendable>(
         }
     }
     let (result, endedAt) = finished.outcome ?? (.failure(CancellationError()), nil)
-    let timedOut = await driver.end(with: WaitAlertOutcome(result, success: success), at: endedAt)
+    let outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)
+    let timedOut = await driver.end(with: outcome, at: endedAt)
     if timedOut { throw WaitAlertTimeoutError() }
     return try result.get()
+}
+
+/// Runs `operation` while a wait alert shows its progress, ending with the fixed text `success`.
+///
+/// The same as ``withWaitAlert(_:success:failure:timing:presenter:isolation:operation:)`` with
+/// `success: { _ in success }`.
+///
+/// ```swift
+/// try await withWaitAlert("Doing Something", success: "Done") { alert in try await work(alert) }
+/// ```
+public func withWaitAlert<Value: Sendable>(
+    _ title: String,
+    success: String,
+    failure: ((any Error) -> String)? = nil,
+    timing: WaitAlertTiming? = nil,
+    presenter: WaitAlertPresenter? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
+) async throws -> Value {
+    try await withWaitAlert(
+        title, success: { _ in success }, failure: failure, timing: timing, presenter: presenter,
+        isolation: isolation, operation: operation)
 }
 
 /// The result of the work and when it ended, left where `withWaitAlert` can read it without
@@ -95,7 +135,7 @@ private final class FinishedWork<Value: Sendable>: Sendable {
     }
 }
 
-/// Thrown by ``withWaitAlert(_:success:timing:presenter:isolation:operation:)`` when the timing's timeout
+/// Thrown by ``withWaitAlert(_:success:failure:timing:presenter:isolation:operation:)`` when the timing's timeout
 /// elapsed before the work ended.
 public struct WaitAlertTimeoutError: Error, Sendable, Hashable, CustomStringConvertible {
     public init() {}
@@ -103,12 +143,24 @@ public struct WaitAlertTimeoutError: Error, Sendable, Hashable, CustomStringConv
 }
 
 extension WaitAlertOutcome {
-    /// The outcome of a finished piece of work: cancellation is never dressed up as a failure.
-    init<Value>(_ result: Result<Value, any Error>, success: String?) {
+    /// The outcome of a finished piece of work: cancellation is never dressed up as a failure, and
+    /// a failure says which alert failed unless `failure` makes its own text.
+    init<Value>(
+        _ result: Result<Value, any Error>, title: String, success: ((Value) -> String)?,
+        failure: ((any Error) -> String)?
+    ) {
         switch result {
-        case .success: self = .success(success)
-        case .failure(let error) where error is CancellationError: self = .cancelled
-        case .failure(let error): self = .failure(String(describing: error))
+        case .success(let value):
+            self = .success(success?(value))
+        case .failure(let error) where error is CancellationError:
+            self = .cancelled
+        case .failure(let error):
+            if let failure {
+                self = .failure(failure(error))
+                return
+            }
+            let name = Self.name(fromTitle: title)
+            self = .failure(name.isEmpty ? String(describing: error) : "\(name): \(error)")
         }
     }
 }
@@ -136,6 +188,7 @@ extension WaitAlertDriver {
             finish(outcome, at: instant)
             return false
         }
+        mailbox.close()  // the work has ended: later reports are ignored
         return !(instant.map { $0 < timeoutDeadline ?? .zero } ?? false)
     }
 }

@@ -56,6 +56,11 @@ final class AlertScheduler {
         return task
     }
 
+    /// The longest single sleep: a farther deadline is reached by waking at this distance and
+    /// sleeping again, so no clock ever converts a delay beyond its range (nanoseconds in an
+    /// `Int64` end after 292 years).
+    static let longestSleep = Duration.seconds(100 * 31_557_600)
+
     private func arm() {
         guard let earliest = deadlines.values.min() else { return }
         if let timer, timer.deadline <= earliest { return }
@@ -63,22 +68,23 @@ final class AlertScheduler {
         generation &+= 1
         let generation = self.generation
         let clock = self.clock
+        let now = clock.now()
+        let wakeAt = earliest - now > Self.longestSleep ? now + Self.longestSleep : earliest
         if clock.isSystemClock {
             // The main queue runs the main actor's jobs: a dispatch timer there wakes the main
             // actor directly, with a third of the thread hand-offs of a sleeping task.
             let item = DispatchWorkItem { [weak self] in
                 MainActor.assumeIsolated { self?.fired(generation: generation) }
             }
-            let delay = max(earliest - clock.now(), .zero)
-            let nanoseconds = Int(delay.attoseconds / 1_000_000_000)
+            let nanoseconds = Int(max(wakeAt - now, .zero).attoseconds / 1_000_000_000)
             DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: item)
-            timer = Timer(deadline: earliest, work: .dispatch(item))
+            timer = Timer(deadline: wakeAt, work: .dispatch(item))
             return
         }
         // Detached so it starts sleeping without first queueing on the main actor.
         let task = Task.detached { [weak self] in
             do {
-                try await clock.sleep(earliest)
+                try await clock.sleep(wakeAt)
             } catch {
                 // A replaced timer is cancelled and ends here; a clock that throws for any other
                 // reason wakes the scheduler early, which then simply arms again.
@@ -86,7 +92,7 @@ final class AlertScheduler {
             }
             await self?.fired(generation: generation)
         }
-        timer = Timer(deadline: earliest, work: .task(task))
+        timer = Timer(deadline: wakeAt, work: .task(task))
     }
 
     private func fired(generation: UInt64) {

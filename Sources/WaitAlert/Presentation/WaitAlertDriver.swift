@@ -63,22 +63,34 @@ final class WaitAlertDriver {
     }
 
     /// Applies everything reported and everything due, then sleeps until the next deadline.
+    ///
+    /// Reports drained now were made since the last step, before this wake-up: they are placed
+    /// just before the first deadline that passed meanwhile. So an alert that appears at this step
+    /// shows the latest text reported before it appeared, and a newer text replaces one waiting
+    /// for its slot instead of queueing behind it.
+    ///
     /// - Parameters:
     ///   - byWake: whether a mailbox wake-up is running this step.
-    ///   - reportsAt: when the drained reports were made, if known and earlier than now (the
-    ///     work's end, measured where it happened).
+    ///   - reportsAt: when the work ended, measured where it happened, if known; its outcome is
+    ///     placed there.
     private func step(byWake: Bool = false, reportsAt: Duration? = nil) {
         let batch = mailbox.drain(byWake: byWake)
-        guard !isGone else { return }
+        guard !isGone else {
+            // Work that outlives its alert (after a timeout) still has its lines printed.
+            for line in batch.logs { presenter.renderers.forEach { $0.log(line, from: id) } }
+            return
+        }
         let now = clock.now()
-        let reported = min(reportsAt ?? now, now)
+        let beforeFirstDue = timeline.nextDeadline.flatMap { $0 <= now ? $0 - .init(attoseconds: 1) : nil }
+        let reported = min(beforeFirstDue ?? now, reportsAt ?? now, now)
+        let ended = reportsAt.map { min($0, now) } ?? reported
         var actions: [WaitAlertTimeline.Action] = []
         // In call order: the log lines made before the latest text, the text, the rest, the end.
         let logsBeforeText = batch.text == nil ? batch.logs.count : batch.logsBeforeText
         for line in batch.logs[..<logsBeforeText] { actions += timeline.send(.log(line), at: reported) }
         if let text = batch.text { actions += timeline.send(.update(text), at: reported) }
         for line in batch.logs[logsBeforeText...] { actions += timeline.send(.log(line), at: reported) }
-        if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: reported) }
+        if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: ended) }
         actions += timeline.advance(to: now)
         perform(actions.filter { if case .completed = $0 { false } else { true } })
         publish(at: now)
@@ -93,7 +105,7 @@ final class WaitAlertDriver {
                 presenter.renderers.forEach { $0.log(line, from: id) }
             case .timedOut:
                 didTimeOut = true
-                mailbox.finish(.timedOut, wakesDriver: false)
+                mailbox.finish(.timedOut, closing: false, wakesDriver: false)  // log lines still print
                 cancelWork?()
             case .completed(let completion):
                 cancelWork = nil
@@ -126,9 +138,10 @@ final class WaitAlertDriver {
         presenter.scheduler.schedule(id, at: deadlines.compactMap { $0 }.min())
     }
 
-    /// Dismisses the alert at once: it fades out, skipping every minimum.
+    /// Dismisses the alert at once: it fades out, skipping every minimum. Work still running keeps
+    /// its log lines printed.
     func dismiss() {
-        mailbox.finish(.dismissed, wakesDriver: false)
+        mailbox.finish(.dismissed, closing: false, wakesDriver: false)
         step()
     }
 

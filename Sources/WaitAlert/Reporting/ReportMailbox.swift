@@ -4,7 +4,9 @@ public import Synchronization
 ///
 /// Reports from any thread land here in call order; the driver drains them on the main actor.
 /// Texts are coalesced (one slot, latest wins), log lines are queued in order, and at most one
-/// main-actor wake-up is pending at any time. An update wakes the driver only while the driver
+/// main-actor wake-up is pending at any time. Texts are accepted until the alert has an outcome;
+/// log lines until the work has ended (``close()``), so work that outlives its alert after a
+/// timeout still has its lines printed. An update wakes the driver only while the driver
 /// has said it can show a text at once (`arm`); otherwise the text waits for the driver's next
 /// deadline, so a burst of updates costs one slot and no wake-ups.
 @usableFromInline
@@ -22,7 +24,10 @@ final class ReportMailbox: Sendable {
     @usableFromInline
     struct State {
         @usableFromInline var batch = Batch()
-        @usableFromInline var isClosed = false
+        /// Set once the alert has an outcome: later texts are ignored.
+        @usableFromInline var textsClosed = false
+        /// Set once the work has ended: later log lines are ignored too.
+        var isClosed = false
         @usableFromInline var isArmed = false
         var wake: Task<Void, Never>?
         weak var driver: WaitAlertDriver?
@@ -46,7 +51,7 @@ final class ReportMailbox: Sendable {
     @inlinable
     func update(_ text: String) {
         state.withLock { state in
-            guard !state.isClosed else { return }
+            guard !state.textsClosed else { return }
             state.batch.text = text
             state.batch.logsBeforeText = state.batch.logs.count
             if state.isArmed { state.scheduleWake() }
@@ -63,23 +68,30 @@ final class ReportMailbox: Sendable {
         }
     }
 
-    /// Closes the mailbox with the work's outcome and, unless the driver drains it right away
-    /// itself (`wakesDriver: false`), wakes the driver.
+    /// Records the alert's outcome (texts are ignored from now on) and, unless the driver drains
+    /// the mailbox right away itself (`wakesDriver: false`), wakes the driver.
     ///
-    /// - Returns: `false` when the mailbox was already closed (the first outcome wins).
+    /// - Parameter closing: whether the work has ended too, so log lines are ignored as well.
+    /// - Returns: `false` when the alert already had an outcome (the first one wins).
     @discardableResult
-    func finish(_ outcome: WaitAlertOutcome, wakesDriver: Bool = true) -> Bool {
+    func finish(_ outcome: WaitAlertOutcome, closing: Bool = true, wakesDriver: Bool = true) -> Bool {
         state.withLock { state in
-            guard !state.isClosed else { return false }
-            state.isClosed = true
+            if closing { state.isClosed = true }
+            guard !state.textsClosed else { return false }
+            state.textsClosed = true
             state.batch.outcome = outcome
             if wakesDriver { state.scheduleWake() }
             return true
         }
     }
 
-    /// Whether reports are still accepted.
-    var isOpen: Bool { state.withLock { !$0.isClosed } }
+    /// Records that the work has ended: every later report is ignored.
+    func close() {
+        state.withLock { $0.isClosed = true }
+    }
+
+    /// Whether the alert still waits for an outcome.
+    var isOpen: Bool { state.withLock { !$0.textsClosed } }
 
     /// Takes everything reported since the last drain and disarms until the driver's next `arm`.
     ///

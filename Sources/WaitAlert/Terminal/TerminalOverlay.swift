@@ -18,8 +18,9 @@
 public final class TerminalOverlay: WaitAlertRenderer {
     /// What an alert leaves behind when it ends.
     public enum Ending: Sendable, Hashable {
-        /// A final line (`✔ Done (1.2s)`, `✖ reason`, `⚠ Cancelled`) replaces the spinner at once and
-        /// stays. Also printed for an alert that ended within its grace delay.
+        /// A final line (`✔ Done (1.2s)`, `✖ Fetching: reason`, `⚠ Fetching: cancelled after 3.1s`)
+        /// replaces the spinner at once and stays. Also printed for an alert that ended within its
+        /// grace delay.
         case persistent
         /// The final message lingers and fades, then the line is cleared.
         case transient
@@ -111,7 +112,7 @@ public final class TerminalOverlay: WaitAlertRenderer {
             show(line(for: snapshot), of: alert)
         case (_, .persistent):
             guard endedShown.insert(alert).inserted else { break }
-            let finalLine = snapshot.outcome?.finalText == nil ? [] : [finalLine(for: snapshot)]
+            let finalLine = snapshot.finalText == nil ? [] : [finalLine(for: snapshot)]
             if screen.contains(alert) || !finalLine.isEmpty {
                 write(screen.remove(alert, printingAbove: finalLine))
             }

@@ -16,8 +16,8 @@ extension WaitAlertTiming {
 
         /// Makes a reading time.
         ///
-        /// - Throws: ``WaitAlertConfigurationError`` when a duration is negative or
-        ///   `minimum` is above `maximum`.
+        /// - Throws: ``WaitAlertConfigurationError`` when a duration is negative or longer than
+        ///   ``WaitAlertTiming/longestDuration``, or `minimum` is above `maximum`.
         public init(
             base: Duration = .milliseconds(500),
             perCharacter: Duration = .milliseconds(60),
@@ -26,9 +26,9 @@ extension WaitAlertTiming {
         ) throws(WaitAlertConfigurationError) {
             for (name, value) in [
                 ("base", base), ("perCharacter", perCharacter), ("minimum", minimum), ("maximum", maximum),
-            ]
-            where value < .zero {
-                throw .negativeDuration("finalMessage.\(name)", value)
+            ] {
+                if value < .zero { throw .negativeDuration("finalMessage.\(name)", value) }
+                if value > WaitAlertTiming.longestDuration { throw .durationTooLong("finalMessage.\(name)", value) }
             }
             guard minimum <= maximum else {
                 throw .conflictingDurations(
@@ -42,7 +42,9 @@ extension WaitAlertTiming {
 
         /// The display time of `text`: `base + perCharacter × characters`, clamped.
         public func duration(for text: String) -> Duration {
-            let raw = base + perCharacter * text.count
+            // Past a million characters every accepted reading time is at its maximum already; the
+            // bound keeps the product exact.
+            let raw = base + perCharacter * min(text.count, 1_000_000)
             return min(max(raw, minimum), maximum)
         }
 

@@ -6,6 +6,8 @@ public enum WaitAlertConfigurationError: Error, Sendable, Equatable, CustomStrin
     case nonPositiveDuration(String, Duration)
     /// Two knobs contradict each other; the text says which.
     case conflictingDurations(String)
+    /// The named duration is longer than ``WaitAlertTiming/longestDuration``.
+    case durationTooLong(String, Duration)
     /// A spinner needs at least one frame.
     case emptySpinner
 
@@ -17,6 +19,9 @@ public enum WaitAlertConfigurationError: Error, Sendable, Equatable, CustomStrin
             "WaitAlert: \(name) is \(value); it must be above zero"
         case .conflictingDurations(let reason):
             "WaitAlert: \(reason)"
+        case .durationTooLong(let name, let value):
+            "WaitAlert: \(name) is \(value); durations longer than 10,000 years are not supported"
+                + (name == "timeout" ? " (use `timeout: nil` for none)" : "")
         case .emptySpinner:
             "WaitAlert: a spinner needs at least one frame; use `spinner: nil` for none"
         }

@@ -3,34 +3,56 @@ public enum WaitAlertOutcome: Sendable, Hashable {
     /// The work succeeded. The text is the final message; `nil` means the alert's title, without a
     /// trailing ellipsis ("Uploading…" ends as "Uploading").
     case success(String?)
-    /// The work failed; the text (usually the error's description) is the final message.
+    /// The work failed; the text is the final message, shown as given.
+    ///
+    /// `withWaitAlert` makes it from the thrown error and the alert's title
+    /// ("Fetching files: could not fetch x.json") unless its `failure:` closure says otherwise.
     case failure(String)
-    /// The work was cancelled; the final message is "Cancelled".
+    /// The work was cancelled; the final message names the alert and how long it ran
+    /// ("Fetching files: cancelled after 3.1s").
     case cancelled
-    /// The work ran past the timing's timeout and was cancelled; the final message is "Timed out".
+    /// The work ran past the timing's timeout and was cancelled; the final message names the alert
+    /// and how long it ran ("Fetching files: timed out after 30.0s").
     case timedOut
     /// The alert was dismissed at once, with no final message.
     case dismissed
 
-    /// The text shown while the alert lingers, or `nil` for an alert dismissed at once.
-    public var finalText: String? {
+    /// The final message of an alert titled `title` whose work ran for `workDuration`, or `nil` for
+    /// an alert dismissed at once.
+    ///
+    /// ```swift
+    /// WaitAlertOutcome.cancelled.finalText(title: "Fetching files…", workDuration: .seconds(3.1))
+    /// // "Fetching files: cancelled after 3.1s"
+    /// ```
+    public func finalText(title: String, workDuration: Duration) -> String? {
+        let name = Self.name(fromTitle: title)
+        let after = DurationFormat.seconds(workDuration)
         switch self {
-        case .success(let text): text
-        case .failure(let text): text
-        case .cancelled: "Cancelled"
-        case .timedOut: "Timed out"
-        case .dismissed: nil
+        case .success(let text): return text ?? name
+        case .failure(let text): return text
+        case .cancelled: return name.isEmpty ? "Cancelled after \(after)" : "\(name): cancelled after \(after)"
+        case .timedOut: return name.isEmpty ? "Timed out after \(after)" : "\(name): timed out after \(after)"
+        case .dismissed: return nil
         }
     }
 
-    /// The same outcome with a `nil` success text replaced by `title`, minus a trailing ellipsis.
-    func resolved(title: String) -> WaitAlertOutcome {
-        guard case .success(nil) = self else { return self }
+    /// An alert's title as the name of what ran: without a trailing ellipsis or spaces.
+    ///
+    /// `"Fetching files…"` and `"Fetching files..."` both give `"Fetching files"`.
+    public static func name(fromTitle title: String) -> String {
         var text = Substring(title)
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
         for suffix in ["…", "..."] where text.hasSuffix(suffix) {
             text = text.dropLast(suffix.count)
         }
-        return .success(String(text))
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        return String(text)
+    }
+
+    /// The same outcome with a `nil` success text replaced by the title's name.
+    func resolved(title: String) -> WaitAlertOutcome {
+        guard case .success(nil) = self else { return self }
+        return .success(Self.name(fromTitle: title))
     }
 }
 

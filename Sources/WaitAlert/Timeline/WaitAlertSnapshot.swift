@@ -21,6 +21,12 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     /// A renderer that cannot linger (a terminal the program may leave right away) prints the
     /// final line as soon as this is set.
     public var outcome: WaitAlertOutcome?
+    /// The final message, as soon as the work has ended: the success text, the failure text, or
+    /// "<title>: cancelled after 3.1s"; `nil` before, and for an alert dismissed at once.
+    ///
+    /// ``text`` shows it from the `lingering` phase; a renderer that prints the ending at once uses
+    /// this.
+    public var finalText: String?
     /// Whether the alert has ever been visible.
     public var wasShown: Bool
     /// How long the work ran, once it finished.

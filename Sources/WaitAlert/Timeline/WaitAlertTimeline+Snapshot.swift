@@ -14,6 +14,7 @@ extension WaitAlertTimeline {
             scale: scale(at: now),
             kind: kind,
             outcome: outcome,
+            finalText: finalText,
             wasShown: appearedAt != nil,
             workDuration: finishedAt.map { $0 - beganAt }
         )

@@ -19,7 +19,9 @@ public struct WaitAlertTimeline: Sendable {
     public enum Event: Sendable, Hashable {
         /// A new progress text. Latest wins; each shown text stays at least `minimumPerMessage`.
         case update(String)
-        /// A line to print above the alert. Never coalesced, dropped or reordered.
+        /// A line to print above the alert. Never coalesced, dropped or reordered, and printed
+        /// whatever the phase: work that outlives its alert (after a timeout) still has its lines
+        /// printed.
         case log(String)
         /// The work ended; the alert shows the outcome's final text, lingers, then fades.
         case finish(WaitAlertOutcome)
@@ -49,6 +51,8 @@ public struct WaitAlertTimeline: Sendable {
     public private(set) var text: String
     /// How the alert ended, once it has.
     public private(set) var outcome: WaitAlertOutcome?
+    /// The final message, from the moment the work ended; `nil` before, and for a dismissal.
+    public private(set) var finalText: String?
 
     let beganAt: Duration
     private(set) var now: Duration
@@ -90,7 +94,7 @@ extension WaitAlertTimeline {
     mutating func apply(_ event: Event, actions: inout [Action]) {
         switch event {
         case .update(let newText): update(newText, at: now)
-        case .log(let line): if phase != .gone { actions.append(.log(line)) }
+        case .log(let line): actions.append(.log(line))
         case .finish(.dismissed), .dismiss: dismiss(at: now, actions: &actions)
         case .finish(let outcome): finish(outcome, at: now, actions: &actions)
         }
@@ -137,7 +141,9 @@ extension WaitAlertTimeline {
     private mutating func finish(_ result: WaitAlertOutcome, at now: Duration, actions: inout [Action]) {
         guard finishedAt == nil, phase < .lingering else { return }
         finishedAt = now
-        outcome = result.resolved(title: title)
+        let outcome = result.resolved(title: title)
+        self.outcome = outcome
+        finalText = outcome.finalText(title: title, workDuration: now - beganAt)
         if phase == .pending { remove(at: now, actions: &actions) }
     }
 
@@ -234,7 +240,7 @@ extension WaitAlertTimeline {
 
     private mutating func showFinal(_ outcome: WaitAlertOutcome, at now: Duration) {
         phase = .lingering
-        let finalText = outcome.finalText ?? text
+        let finalText = self.finalText ?? text
         show(finalText, at: now)
         let reading = timing.finalMessage.duration(for: finalText)
         fadeAt = max(now + reading, visibleAt + timing.minimumDisplay)

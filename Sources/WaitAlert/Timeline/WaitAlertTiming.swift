@@ -37,9 +37,10 @@ public struct WaitAlertTiming: Sendable, Hashable {
 
     /// Makes a timing, checking every knob.
     ///
-    /// - Throws: ``WaitAlertConfigurationError`` when a duration is negative, the reading time's
-    ///   minimum is above its maximum, the minimum display is longer than the longest reading time
-    ///   (both could not hold), or the timeout is not positive.
+    /// - Throws: ``WaitAlertConfigurationError`` when a duration is negative or longer than
+    ///   ``longestDuration``, the reading time's minimum is above its maximum, the minimum display
+    ///   is longer than the longest reading time (both could not hold), or the timeout is not
+    ///   positive.
     public init(
         grace: Duration = .milliseconds(500),
         appear: Duration = .milliseconds(250),
@@ -72,6 +73,9 @@ public struct WaitAlertTiming: Sendable, Hashable {
         if let timeout, timeout <= .zero {
             throw .nonPositiveDuration("timeout", timeout)
         }
+        for (name, value) in durations + [("timeout", timeout ?? .zero)] where value > Self.longestDuration {
+            throw .durationTooLong(name, value)
+        }
         if minimumDisplay > finalMessage.maximum {
             throw .conflictingDurations(
                 "minimumDisplay (\(minimumDisplay)) is longer than finalMessage.maximum (\(finalMessage.maximum)); "
@@ -82,6 +86,12 @@ public struct WaitAlertTiming: Sendable, Hashable {
 }
 
 extension WaitAlertTiming {
+    /// The longest duration any knob accepts: 10,000 years.
+    ///
+    /// Far enough to mean "never" in practice, and near enough that every deadline computed from
+    /// such durations stays exact: no accepted timing can make a deadline overflow.
+    public static let longestDuration = Duration.seconds(10_000 * 31_557_600)
+
     /// A copy with some knobs changed, checked again.
     ///
     /// - Throws: ``WaitAlertConfigurationError`` when the result is invalid.

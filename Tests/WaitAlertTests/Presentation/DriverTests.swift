@@ -177,6 +177,29 @@ struct DriverTests {
         #expect(Array(animatedFrames.prefix(12)) == [0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 0])
     }
 
+    /// A deadline centuries away on the system clock arms the presenter's timer (no arithmetic
+    /// overflow): the timer wakes at most a century ahead and sleeps again.
+    @Test func farDeadlinesOnTheSystemClockAreSimplyFar() throws {
+        let centuries = Duration.seconds(300 * 31_557_600)
+        let presenter = WaitAlertPresenter(timing: try .default.with(grace: centuries, timeout: centuries * 2))
+        let alert = showWaitAlert("Far away", presenter: presenter)
+        let armed = try #require(presenter.timerDeadline)
+        #expect(armed > .seconds(99 * 31_557_600) && armed < centuries)
+        #expect(alert.model.snapshot.phase == .pending)
+        alert.dismiss()
+    }
+
+    /// On a manual clock the same far deadlines are reached a century at a time.
+    @Test func farDeadlinesOnAManualClockAreReached() async throws {
+        let centuries = Duration.seconds(300 * 31_557_600)
+        let bed = WaitAlertTestBed(timing: try .default.with(timeout: centuries))
+        let alert = showWaitAlert("Patient", presenter: bed.presenter)
+        await bed.advance(by: centuries - .seconds(1))
+        #expect(alert.model.snapshot.phase == .visible)
+        await bed.run()
+        #expect(alert.model.completion?.outcome == .timedOut)
+    }
+
     private func completion(of model: WaitAlertModel, bed: WaitAlertTestBed) async -> WaitAlertCompletion {
         await bed.run()
         return await model.completed()

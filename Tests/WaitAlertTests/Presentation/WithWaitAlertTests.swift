@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import WaitAlert
 import WaitAlertTesting
@@ -47,8 +48,8 @@ struct WithWaitAlertTests {
         await #expect(throws: UploadError()) { try await task.value }
         await bed.run()
         let completion = bed.recorder.snapshots.last
-        #expect(completion?.outcome == .failure("The server said no"))
-        #expect(bed.recorder.texts.last == "The server said no")
+        #expect(completion?.outcome == .failure("Uploading: The server said no"))
+        #expect(bed.recorder.texts.last == "Uploading: The server said no")
     }
 
     @Test func cancellingTheCallerCancelsTheWorkAndEndsAsCancelled() async throws {
@@ -67,7 +68,8 @@ struct WithWaitAlertTests {
         await #expect(throws: CancellationError.self) { try await task.value }
         await bed.run()
         #expect(bed.recorder.latest?.phase == .gone)
-        #expect(bed.recorder.snapshots.contains { $0.outcome == .cancelled && $0.text == "Cancelled" })
+        #expect(
+            bed.recorder.snapshots.contains { $0.outcome == .cancelled && $0.text == "Working: cancelled after 1.0s" })
     }
 
     @Test func timeoutCancelsTheWorkAndThrows() async throws {
@@ -88,7 +90,8 @@ struct WithWaitAlertTests {
         await observedCancellation.wait()
         await #expect(throws: WaitAlertTimeoutError.self) { try await task.value }
         await bed.run()
-        #expect(bed.recorder.snapshots.contains { $0.outcome == .timedOut && $0.text == "Timed out" })
+        #expect(
+            bed.recorder.snapshots.contains { $0.outcome == .timedOut && $0.text == "Slow: timed out after 2.0s" })
     }
 
     @Test func workWithinGraceShowsNothing() async throws {
@@ -169,5 +172,83 @@ struct WithWaitAlertTests {
         await bed.run()
         #expect(!bed.recorder.texts.contains("too late"))
         #expect(bed.recorder.logs.isEmpty)
+    }
+
+    /// The caller computes the final text from the value or the error.
+    @Test func finalTextsComputedFromTheResult() async throws {
+        let bed = WaitAlertTestBed(timing: .immediate)
+        let files = try await withWaitAlert(
+            "Fetching files…", success: { (files: [String]) in "Fetched \(files.count) files" },
+            presenter: bed.presenter, operation: { _ in ["a", "b"] })
+        #expect(files == ["a", "b"])
+        await #expect(throws: UploadError.self) {
+            try await withWaitAlert(
+                "Uploading…", failure: { error in "Upload refused: \(error)" }, presenter: bed.presenter,
+                operation: { _ -> Int in throw UploadError() })
+        }
+        _ = try await withWaitAlert("Syncing…", success: "Synced", presenter: bed.presenter) { _ in 1 }
+        await bed.run()
+        #expect(
+            bed.recorder.snapshots.compactMap(\.finalText).reduce(into: [String]()) {
+                if $0.last != $1 { $0.append($1) }
+            }
+                == ["Fetched 2 files", "Upload refused: The server said no", "Synced"])
+    }
+
+    /// A text reported while the alert waits out its grace delay is the text it appears with,
+    /// not the title held for the minimum per message.
+    @Test func theAlertAppearsWithTheLatestTextReportedDuringTheGrace() async throws {
+        let bed = WaitAlertTestBed()
+        let started = Gate()
+        let task = Task {
+            try await withWaitAlert("Building…", presenter: bed.presenter) { alert in
+                alert.update("[1/5] Resolving…")
+                alert.update("[2/5] Compiling…")
+                started.open()
+                try await bed.clock.sleep(for: .seconds(3))
+            }
+        }
+        await started.wait()
+        await bed.advance(to: .milliseconds(500))
+        #expect(bed.recorder.latest?.phase == .appearing)
+        #expect(bed.recorder.latest?.text == "[2/5] Compiling…")
+        #expect(!bed.recorder.texts.contains("Building…"))
+        task.cancel()
+        _ = try? await task.value
+        await bed.run()
+    }
+
+    /// Work that ignores cancellation outlives its timed-out alert; its log lines still print,
+    /// until it ends.
+    @Test func logLinesAfterATimeoutArePrintedUntilTheWorkEnds() async throws {
+        let bed = WaitAlertTestBed(timing: try WaitAlertTiming.default.with(timeout: .seconds(1)))
+        let cancelled = Gate()
+        let finish = TestGate()
+        let escaped = Mutex<WaitAlertReporter?>(nil)
+        let task = Task {
+            try await withWaitAlert("Stubborn…", presenter: bed.presenter) { alert in
+                escaped.withLock { $0 = alert }
+                await withTaskCancellationHandler {
+                    await finish.waitIgnoringCancellation()
+                } onCancel: {
+                    cancelled.open()
+                }
+                alert.log("still cleaning up")
+            }
+        }
+        _ = await bed.recorder.snapshot()  // the work has started
+        await bed.advance(by: .seconds(1))
+        await cancelled.wait()  // the alert has ended; the work has not
+        #expect(bed.recorder.snapshots.contains { $0.outcome == .timedOut })
+        escaped.withLock { $0 }?.log("while winding down")
+        await bed.run()  // the alert fades out and is removed; the work still runs
+        #expect(bed.recorder.latest?.phase == .gone)
+        finish.open()
+        await #expect(throws: WaitAlertTimeoutError.self) { try await task.value }
+        await bed.settle()
+        #expect(bed.recorder.logs == ["while winding down", "still cleaning up"])
+        escaped.withLock { $0 }?.log("after the work ended")
+        await bed.settle()
+        #expect(bed.recorder.logs.count == 2, "reports after the work ended are ignored")
     }
 }

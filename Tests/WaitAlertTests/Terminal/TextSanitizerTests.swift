@@ -9,6 +9,13 @@ struct TextSanitizerTests {
         #expect(TextSanitizer.logLines(hostile) == ["evil", "second", "line"])
     }
 
+    /// Tab, vertical tab and form feed are blank space: each becomes one space, never nothing.
+    @Test func spacingControlsBecomeSpaces() {
+        #expect(TextSanitizer.line("a\tb\u{0B}c\u{0C}d") == "a b c d")
+        #expect(TextSanitizer.logLines("a\tb\u{0B}c\u{0C}d") == ["a b c d"])
+        #expect(TextSanitizer.line("\u{1B}[1\u{0B}2mx") == "x", "inside a sequence they are dropped with it")
+    }
+
     @Test func cleanTextIsUnchanged() {
         for text in ["", "plain", "漢字 ｶﾀｶﾅ 한국어", "👨‍👩‍👧‍👦 🇯🇵 ❤️ 1️⃣", "e\u{301} a\u{200D}b", "¡ÿ€…\u{A0}"] {
             #expect(TextSanitizer.line(text) == text)
@@ -71,7 +78,7 @@ struct TextSanitizerTests {
     }
 
     @Test func controlsAndBidiAreRemoved() {
-        #expect(TextSanitizer.line("a\u{0}b\u{7}c\u{8}d\u{7F}e\u{C}f") == "abcdef")
+        #expect(TextSanitizer.line("a\u{0}b\u{7}c\u{8}d\u{7F}e\u{1F}f") == "abcdef")
         #expect(TextSanitizer.line("a\u{202E}evil\u{202C}b") == "aevilb")
         let bidi = "\u{202A}\u{202B}\u{202D}\u{2066}\u{2067}\u{2068}\u{2069}\u{200E}\u{200F}\u{061C}"
         #expect(TextSanitizer.line(bidi) == "")

@@ -150,4 +150,27 @@ struct TimelinePropertyTests {
             #expect(other.steps.map { $0.instant - shift } == trace.steps.map(\.instant), "\(scenario)")
         }
     }
+
+    @Test("7. the alert appears showing the latest text reported before it appeared")
+    func appearsWithTheLatestText() async {
+        var checked = 0
+        for seed in Self.seeds {
+            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
+            let scenario = TimelineScenario(seed: seed)
+            let trace = scenario.run()
+            guard let appeared = trace.steps.first(where: { $0.phase.isOnScreen }) else { continue }
+            let endedAt = trace.firstEnding?.at ?? .seconds(1_000_000)
+            let latest = trace.reports.last { report in
+                guard case .update = report.event else { return false }
+                return report.at < appeared.instant && report.at < endedAt
+            }
+            guard case .update(let text) = latest?.event else {
+                #expect(appeared.text == "Doing Something", "\(scenario)")
+                continue
+            }
+            checked += 1
+            #expect(appeared.text == text, "appeared at \(appeared.instant) in \(scenario)")
+        }
+        #expect(checked > 1_000)
+    }
 }

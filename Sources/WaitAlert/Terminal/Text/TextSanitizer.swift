@@ -19,9 +19,9 @@ package enum TextSanitizer {
     ///
     /// Controls, escape sequences with their bodies, DEL and bidirectional controls (U+061C,
     /// U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) are removed. Each line break ("\n", "\r",
-    /// "\r\n", U+0085, U+2028, U+2029) and each tab becomes one space. Other text, including
-    /// emoji, CJK, combining marks and the zero-width joiner, is kept unchanged; a text that
-    /// needs no change is returned as it is, without copying.
+    /// "\r\n", U+0085, U+2028, U+2029) and each tab, vertical tab and form feed becomes one space.
+    /// Other text, including emoji, CJK, combining marks and the zero-width joiner, is kept
+    /// unchanged; a text that needs no change is returned as it is, without copying.
     package static func line(_ text: String) -> String {
         guard needsCleaning(text.utf8) else { return text }
         var state = State.ground
@@ -53,7 +53,7 @@ package enum TextSanitizer {
             } else if isBidiControl(value) || value == 0x7F {
                 continue
             } else if value < 0x20 {
-                if state == .ground, value == 0x09 { output.append(" ") }
+                if state == .ground, isSpacing(value) { output.append(" ") }
                 if state == .string(endsAtBell: true), value == 0x07 { state = .ground }
             } else {
                 switch state {
@@ -152,6 +152,11 @@ package enum TextSanitizer {
     /// Whether a scalar ends a line: LF, CR, NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR.
     private static func isLineBreak(_ value: UInt32) -> Bool {
         value == 0x0A || value == 0x0D || value == 0x85 || value == 0x2028 || value == 0x2029
+    }
+
+    /// Whether a control stands for blank space on a line: tab, vertical tab or form feed.
+    private static func isSpacing(_ value: UInt32) -> Bool {
+        value == 0x09 || value == 0x0B || value == 0x0C
     }
 
     /// Whether a scalar is a bidirectional formatting control.
