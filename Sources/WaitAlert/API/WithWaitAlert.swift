@@ -108,14 +108,13 @@ public func withWaitAlert<Value: Sendable>(
 public func withWaitAlert<Value: Sendable>(
     _ title: String,
     success: String,
-    failure: ((any Error) -> String)? = nil,
     timing: WaitAlertTiming? = nil,
     presenter: WaitAlertPresenter? = nil,
     isolation: isolated (any Actor)? = #isolation,
     @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
 ) async throws -> Value {
     try await withWaitAlert(
-        title, success: { _ in success }, failure: failure, timing: timing, presenter: presenter,
+        title, success: { _ in success }, failure: nil, timing: timing, presenter: presenter,
         isolation: isolation, operation: operation)
 }
 
@@ -135,8 +134,7 @@ private final class FinishedWork<Value: Sendable>: Sendable {
     }
 }
 
-/// Thrown by ``withWaitAlert(_:success:failure:timing:presenter:isolation:operation:)`` when the timing's timeout
-/// elapsed before the work ended.
+/// Thrown by `withWaitAlert` when the timing's timeout elapsed before the work ended.
 public struct WaitAlertTimeoutError: Error, Sendable, Hashable, CustomStringConvertible {
     public init() {}
     public var description: String { "The work timed out." }
