@@ -6,6 +6,7 @@
 //     swift run wait-alert-demo --hostile    texts full of escape sequences and control characters
 //     swift run wait-alert-demo --quick      work that ends within the grace delay
 //     swift run wait-alert-demo --exit-early calls exit(3) while the alert spins
+//     swift run wait-alert-demo --twice      a toast, and after a Ctrl-C the timeline once more
 import WaitAlert
 
 #if canImport(Glibc)
@@ -19,10 +20,10 @@ struct DemoFailure: Error, CustomStringConvertible {
 }
 
 let options = Set(CommandLine.arguments.dropFirst())
-let unknown = options.subtracting(["--fail", "--logs", "--hostile", "--quick", "--exit-early", "--help"])
-if options.contains("--help") || !unknown.isEmpty {
-    print("usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--exit-early]")
-    exit(unknown.isEmpty ? 0 : 2)
+let known: Set = ["--fail", "--logs", "--hostile", "--quick", "--exit-early", "--twice", "--help"]
+if options.contains("--help") || !options.isSubset(of: known) {
+    print("usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--exit-early] [--twice]")
+    exit(options.isSubset(of: known) ? 0 : 2)
 }
 
 let hostile = options.contains("--hostile")
@@ -32,8 +33,9 @@ let steps: [(at: Duration, text: String)] = [
     (.seconds(3), hostile ? String(repeating: "漢字👨‍👩‍👧 ", count: 40) : "Just about there…"),
 ]
 
-do {
-    try await withWaitAlert("Doing Something", success: "Done") { alert in
+/// The seed timeline under a wait alert titled `title`.
+@MainActor func play(_ title: String) async throws {
+    try await withWaitAlert(title, success: "Done") { alert in
         if options.contains("--quick") { return }
         let start = ContinuousClock.now
         for step in steps {
@@ -44,6 +46,15 @@ do {
         }
         try await Task.sleep(until: start + .milliseconds(4500))
         if options.contains("--fail") { throw DemoFailure() }
+    }
+}
+
+do {
+    if options.contains("--twice") { showToast("Ctrl-C now to cancel this run and start it again") }
+    do {
+        try await play("Doing Something")
+    } catch is CancellationError where options.contains("--twice") {
+        try await play("Doing it again")
     }
     exit(0)
 } catch is CancellationError {

@@ -7,6 +7,7 @@ extension InMemoryTerminal {
     struct TerminalState {
         var screen: Screen
         var isClosed = false
+        var isForeground = true
         var bytesWritten = 0
         var writeCount = 0
         var output: [UInt8] = []

@@ -81,6 +81,13 @@ public final class InMemoryTerminal: WaitAlertTerminal {
         }
     }
 
+    /// Whether the program runs in the terminal's foreground; set it to `false` to test what a
+    /// renderer does as a background job (`bg`), and back to `true` for `fg`.
+    public var isForeground: Bool {
+        get { state.withLock { $0.isForeground } }
+        set { state.withLock { $0.isForeground = newValue } }
+    }
+
     /// Makes every later write fail, as a closed pipe does.
     public func close() {
         state.withLock { $0.isClosed = true }

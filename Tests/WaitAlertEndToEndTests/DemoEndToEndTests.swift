@@ -20,7 +20,7 @@
             try await demo.waitFor(text: "Doing Something")
             #expect(!demo.screen.isCursorVisible, "the cursor is hidden while the spinner shows\n\(demo.report)")
             let modesWhileSpinning = try #require(demo.currentModes())
-            #expect(!modesWhileSpinning.echoes && !modesWhileSpinning.isCanonical && modesWhileSpinning.raisesSignals)
+            #expect(!modesWhileSpinning.echoes && modesWhileSpinning.isCanonical && modesWhileSpinning.raisesSignals)
 
             #expect(try await demo.waitForExit() == .exited(0))
             let lines = demo.screen.lines
@@ -55,7 +55,7 @@
                 try await demo.waitFor(text: "Getting there…")
             }
             let modesWhileSpinning = try #require(demo.currentModes())
-            #expect(!modesWhileSpinning.echoes && !modesWhileSpinning.isCanonical, "\(modesWhileSpinning)")
+            #expect(!modesWhileSpinning.echoes && modesWhileSpinning.isCanonical, "\(modesWhileSpinning)")
             try demo.sendInterrupt()
             let interrupted = ContinuousClock.now
             #expect(try await demo.waitForExit() == .exited(130))
@@ -68,6 +68,23 @@
             let modes = try #require(demo.modesAtExit)
             #expect(modes.echoes && modes.isCanonical, "\(modes)")
             #expect(modes == demo.modesBefore)
+        }
+
+        /// A Ctrl-C cancels the work; once that work has ended, the next Ctrl-C cancels the next
+        /// work — also while a toast from the first is still on screen — instead of ending the
+        /// program on the spot.
+        @Test func eachWorkGetsItsOwnCtrlC() async throws {
+            let demo = try DemoProcess(["--twice"])
+            try await demo.waitFor(text: "Getting there…")
+            try demo.sendInterrupt()
+            try await demo.waitFor(text: "Doing it again")
+            #expect(demo.screen.screen.contains("start it again"), "the toast is still on screen\n\(demo.report)")
+            try demo.sendInterrupt()
+            #expect(try await demo.waitForExit() == .exited(130))
+            #expect(
+                demo.screen.lines.contains { $0.hasPrefix("⚠ Doing Something: cancelled after ") }, "\(demo.report)")
+            #expect(demo.screen.lines.contains { $0.hasPrefix("⚠ Doing it again: cancelled after ") }, "\(demo.report)")
+            #expect(demo.modesAtExit == demo.modesBefore)
         }
 
         /// Two Ctrl-C in one keystroke burst: the demo ends with 130 at once, whichever path wins (the
@@ -261,10 +278,10 @@
     }
 
     /// The spinner's frames.
-    private let spinnerScalars = Set(Spinner.brailleDots.frames.flatMap(\.unicodeScalars))
+    let spinnerScalars = Set(Spinner.brailleDots.frames.flatMap(\.unicodeScalars))
 
     /// The screen lines that show a spinner glyph.
-    private func spinnerLines(_ terminal: InMemoryTerminal) -> [String] {
+    func spinnerLines(_ terminal: InMemoryTerminal) -> [String] {
         terminal.lines.filter { $0.unicodeScalars.contains(where: spinnerScalars.contains) }
     }
 #endif

@@ -3,8 +3,11 @@
 /// The overlay's lines sit one under the other; between writes the cursor rests on the first row
 /// of the first of them — at its start, or just after a spinner glyph — so a terminal that
 /// re-wraps lines when its window shrinks keeps the cursor above everything the overlay drew,
-/// and one erase-below clears it all. Each method returns the
-/// bytes for one `write`, or none when nothing changes on screen.
+/// and one erase-below clears it all. Overlay lines are drawn with autowrap off (`CSI ?7l`, back
+/// on with `CSI ?7h` in the same write): a line drawn at a width the window no longer has is cut
+/// at the margin instead of wrapping onto a row the overlay does not know about, so no resize,
+/// however fast, leaves a stale line. Lines printed above the overlay wrap as usual. Each method
+/// returns the bytes for one `write`, or none when nothing changes on screen.
 struct OverlayScreen {
     /// How a line is coloured.
     enum Style: Hashable {
@@ -60,7 +63,8 @@ struct OverlayScreen {
         {
             out += "\r" + glyph + Self.up(index)  // the cursor stays on the line's first row
         } else {
-            out += "\r" + render(line) + Self.eraseLine + Self.up(index) + "\r"
+            out =
+                Self.autowrapOff + out + "\r" + render(line) + Self.eraseLine + Self.up(index) + "\r" + Self.autowrapOn
         }
         return Array(out.utf8)
     }
@@ -91,10 +95,13 @@ struct OverlayScreen {
     private mutating func append(_ id: WaitAlertID, _ line: Line) -> [UInt8] {
         var out: String
         if lines.isEmpty {
-            out = Self.hideCursor + "\r" + render(line) + Self.eraseLine + "\r"
+            out = Self.hideCursor + Self.autowrapOff + "\r" + render(line) + Self.eraseLine + "\r"
         } else {
-            out = Self.down(lines.count - 1) + "\r\n" + render(line) + Self.eraseLine + Self.up(lines.count) + "\r"
+            out =
+                Self.autowrapOff + Self.down(lines.count - 1) + "\r\n" + render(line) + Self.eraseLine
+                + Self.up(lines.count) + "\r"
         }
+        out += Self.autowrapOn
         lines.append((id, line))
         return Array(out.utf8)
     }
@@ -102,11 +109,12 @@ struct OverlayScreen {
     private func relayout(printing above: [String], wasEmpty: Bool) -> [UInt8] {
         var out = wasEmpty ? "" : "\r" + Self.eraseBelow
         for text in above { out += text + "\r\n" }
+        if !lines.isEmpty { out += Self.autowrapOff }
         for (index, entry) in lines.enumerated() {
             if index > 0 { out += "\r\n" }
             out += "\r" + render(entry.line) + Self.eraseLine
         }
-        if !lines.isEmpty { out += Self.up(lines.count - 1) + "\r" }
+        if !lines.isEmpty { out += Self.up(lines.count - 1) + "\r" + Self.autowrapOn }
         if lines.isEmpty, !wasEmpty { out += Self.showCursor }
         if wasEmpty, !lines.isEmpty { out = Self.hideCursor + out }
         return Array(out.utf8)
@@ -132,6 +140,8 @@ struct OverlayScreen {
     static let eraseBelow = "\u{1B}[J"
     static let hideCursor = "\u{1B}[?25l"
     static let showCursor = "\u{1B}[?25h"
+    static let autowrapOff = "\u{1B}[?7l"
+    static let autowrapOn = "\u{1B}[?7h"
     static func down(_ rows: Int) -> String { rows > 0 ? "\u{1B}[\(rows)B" : "" }
     static func up(_ rows: Int) -> String { rows > 0 ? "\u{1B}[\(rows)A" : "" }
 }

@@ -41,6 +41,12 @@ public final class StandardError: WaitAlertTerminal {
         return Int(size.ws_col)
     }
 
+    /// Whether this process's group is the terminal's foreground process group; `true` also when
+    /// standard error is not the process's controlling terminal (no job control applies).
+    public var isForeground: Bool {
+        TerminalGuard.isForeground(descriptor)
+    }
+
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         guard !broken.load(ordering: .relaxed) else { return false }

@@ -61,6 +61,10 @@ public final class TerminalOverlay: WaitAlertRenderer {
     private var guarding = false
     private var inputBlocked = false
     private var running: Set<WaitAlertID> = []
+    /// The alerts whose work the last Ctrl-C cancelled and that have not ended yet.
+    private var interrupted: Set<WaitAlertID> = []
+    /// Whether the program is a background job: nothing is drawn and no terminal mode touched.
+    private var detached = false
     private var stopped = false
 
     /// Makes an overlay.
@@ -101,42 +105,76 @@ public final class TerminalOverlay: WaitAlertRenderer {
     public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         guard interactive else { return plain.render(snapshot, of: alert, at: instant) }
         guard !stopped else { return }
-        refreshWidth()
-        if snapshot.outcome == nil, snapshot.phase < .lingering { running.insert(alert) } else { running.remove(alert) }
+        refreshPlacement()
+        updateRunning(alert, isRunning: snapshot.outcome == nil && snapshot.phase < .lingering)
         let ending = snapshot.kind == .toast ? Ending.transient : self.ending
-        let ended = ending == .persistent && snapshot.outcome != nil
-        switch (snapshot.phase, ending) {
-        case (.pending, _) where !ended:
-            return
-        case (.appearing, _) where !ended, (.visible, _) where !ended, (.lingering, .transient), (.fading, .transient):
-            show(line(for: snapshot), of: alert)
-        case (_, .persistent):
-            guard endedShown.insert(alert).inserted else { break }
-            let finalLine = snapshot.finalText == nil ? [] : [finalLine(for: snapshot)]
-            if screen.contains(alert) || !finalLine.isEmpty {
-                write(screen.remove(alert, printingAbove: finalLine))
+        // A persistent ending is printed at once; in the background every ending is, as a plain line.
+        if snapshot.outcome != nil, ending == .persistent || detached {
+            printEnding(of: snapshot, alert)
+        } else if !endedShown.contains(alert) {
+            switch snapshot.phase {
+            case .pending: return
+            case .appearing, .visible, .lingering, .fading: show(line(for: snapshot), of: alert)
+            case .gone: if screen.contains(alert) { write(screen.remove(alert, printingAbove: [])) }
             }
-        case (.gone, .transient):
-            if screen.contains(alert) { write(screen.remove(alert, printingAbove: [])) }
-        case (.pending, .transient), (.appearing, .transient), (.visible, .transient):
-            break  // unreachable: a transient alert is never `ended`
         }
         if snapshot.phase == .gone { endedShown.remove(alert) }
         updateGuard()
     }
 
+    /// Replaces an ended alert's line by its final line, once; in the background the final line
+    /// of a wait alert is printed as a plain line.
+    private func printEnding(of snapshot: WaitAlertSnapshot, _ alert: WaitAlertID) {
+        guard endedShown.insert(alert).inserted else { return }
+        let printsLine = snapshot.finalText != nil && (snapshot.kind == .waitAlert || !detached)
+        let finalLine = printsLine ? [finalLine(for: snapshot)] : []
+        if detached {
+            _ = screen.remove(alert, printingAbove: [])
+            writePlain(printsLine ? [LineRenderer.finalLine(for: snapshot)] : [])
+        } else if screen.contains(alert) || !finalLine.isEmpty {
+            write(screen.remove(alert, printingAbove: finalLine))
+        }
+    }
+
     public func log(_ line: String, from alert: WaitAlertID) {
         guard interactive else { return plain.log(line, from: alert) }
         guard !stopped else { return }
-        refreshWidth()
-        write(screen.print(TextSanitizer.logLines(line)))
+        refreshPlacement()
+        let lines = TextSanitizer.logLines(line)
+        if detached { writePlain(lines) } else { write(screen.print(lines)) }
     }
 
     /// Re-reads the terminal's width and redraws every line, leaving no garbage behind when the
     /// window shrank below a line's length.
     public func terminalDidResize() {
         guard interactive, !stopped else { return }
-        refreshWidth()
+        refreshPlacement()
+    }
+
+    /// Checks where the program now is after a stop and a continue (Ctrl-Z, then `fg` or `bg`):
+    /// in the foreground the lines are drawn again where the shell left the cursor; in the
+    /// background nothing is drawn until the program is brought back.
+    func terminalDidResume() {
+        guard interactive, !stopped, guarding else { return }
+        if !detached, !screen.isEmpty, !TerminalGuard.drawn.load(ordering: .sequentiallyConsistent) {
+            // The stop erased the lines and put the terminal modes back: nothing of ours is on
+            // screen, and echo is on again.
+            detached = true
+            inputBlocked = false
+        }
+        refreshPlacement()
+        updateGuard()
+    }
+
+    /// Picks up where the program is (foreground or background job) and the terminal's width,
+    /// before anything is drawn.
+    private func refreshPlacement() {
+        let foreground = terminal.isForeground
+        if foreground == detached {
+            foreground ? attach() : detach()
+        } else if !detached {
+            refreshWidth()
+        }
     }
 
     /// Picks up a width change, also one that no `SIGWINCH` reported (between alerts, without
@@ -147,11 +185,19 @@ public final class TerminalOverlay: WaitAlertRenderer {
         write(screen.redraw())
     }
 
-    /// Draws the lines again where the shell left the cursor, after a stop (Ctrl-Z) and `fg`.
-    func terminalDidResume() {
-        guard interactive, !stopped, guarding else { return }
+    /// The program went to the background: from now on nothing is drawn and no terminal mode is
+    /// touched; the lines are kept to be drawn again in the foreground.
+    private func detach() {
+        detached = true
+        updateGuard()  // nothing drawn; input no longer blocked (the shell owns the terminal now)
+    }
+
+    /// The program is in the foreground again: the lines are drawn afresh where the cursor is.
+    private func attach() {
+        detached = false
         screen.columns = terminal.columns ?? screen.columns
         write(screen.drawAfresh())
+        updateGuard()
     }
 
     private func show(_ line: OverlayScreen.Line, of alert: WaitAlertID) {
@@ -160,13 +206,39 @@ public final class TerminalOverlay: WaitAlertRenderer {
         // The guard (signals, echo, exit restore) is in place before the first byte shows, so a
         // Ctrl-C that comes as soon as the spinner does already finds it.
         if firstLine { updateGuard() }
-        if !bytes.isEmpty { write(bytes) }
+        if !bytes.isEmpty, !detached { write(bytes) }
     }
 
     private func write(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty, !stopped else { return }
+        guard !bytes.isEmpty, !stopped, !detached else { return }
         let written = isStandardError ? TerminalGuard.write(bytes, to: terminal) : terminal.write(bytes)
         if !written { stop() }
+    }
+
+    /// Writes `lines` as plain text, for a program in the background: no escape byte at all.
+    private func writePlain(_ lines: [String]) {
+        guard !lines.isEmpty, !stopped else { return }
+        let bytes = Array(lines.map { TextSanitizer.line($0) + "\n" }.joined().utf8)
+        let written = isStandardError ? TerminalGuard.write(bytes, to: terminal) : terminal.write(bytes)
+        if !written { stop() }
+    }
+
+    /// Tracks which alerts still wait for their work; once every work a Ctrl-C interrupted has
+    /// ended, the next Ctrl-C cancels the next work instead of ending the program.
+    private func updateRunning(_ alert: WaitAlertID, isRunning: Bool) {
+        if isRunning {
+            running.insert(alert)
+        } else {
+            running.remove(alert)
+            if interrupted.remove(alert) != nil, interrupted.isEmpty { TerminalGuard.resetInterrupts() }
+        }
+    }
+
+    /// A Ctrl-C: cancel the work of every alert; with none to cancel, Ctrl-C does what it would
+    /// have done without the overlay.
+    private func interrupt() {
+        interrupted.formUnion(running)
+        if presenter?.cancelAll() != true { TerminalGuard.passOnInterrupt() }
     }
 
     /// The overlay line of a snapshot: spinner glyph (or outcome icon) and text, styled.
@@ -197,8 +269,10 @@ public final class TerminalOverlay: WaitAlertRenderer {
         }
     }
 
-    /// Turns the terminal guard on while lines show, off when the screen is empty again; blocks
-    /// input only while some alert on screen still waits for its work.
+    /// Turns the terminal guard on while there are lines to show (also in the background, where
+    /// `SIGCONT` tells when the program is brought back), off when there are none; tells it
+    /// whether lines are on screen; blocks input only in the foreground, while some alert still
+    /// waits for its work.
     private func updateGuard() {
         let shouldGuard = !screen.isEmpty && isStandardError
         if shouldGuard != guarding {
@@ -214,7 +288,8 @@ public final class TerminalOverlay: WaitAlertRenderer {
                 TerminalGuard.deactivate()
             }
         }
-        let shouldBlock = guarding && integration.blocksInput && !running.isEmpty
+        if guarding { TerminalGuard.setDrawn(!detached && !screen.isEmpty) }
+        let shouldBlock = guarding && integration.blocksInput && !running.isEmpty && !detached
         if shouldBlock != inputBlocked {
             inputBlocked = shouldBlock
             TerminalGuard.blockInput(shouldBlock)
@@ -223,12 +298,7 @@ public final class TerminalOverlay: WaitAlertRenderer {
 
     private func handlers() -> TerminalGuard.Handlers {
         TerminalGuard.Handlers(
-            interrupt: { [weak self] in
-                Task { @MainActor in
-                    // Cancel the work; with none to cancel, Ctrl-C does what it would have done.
-                    if self?.presenter?.cancelAll() != true { TerminalGuard.passOnInterrupt() }
-                }
-            },
+            interrupt: { [weak self] in Task { @MainActor in self?.interrupt() } },
             resize: { [weak self] in Task { @MainActor in self?.terminalDidResize() } },
             resume: { [weak self] in Task { @MainActor in self?.terminalDidResume() } }
         )

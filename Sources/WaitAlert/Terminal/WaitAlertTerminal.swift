@@ -11,10 +11,22 @@ public protocol WaitAlertTerminal: AnyObject, Sendable {
     /// When `false`, the overlay writes plain lines and not one escape byte.
     var isInteractive: Bool { get }
 
+    /// Whether the program may draw on the device now: `false` while the program runs as a
+    /// background job of the shell that owns the terminal.
+    ///
+    /// While it is `false`, the overlay writes no escape sequence (it would land over the
+    /// shell's prompt) and changes no terminal mode; log lines and final lines still print, as
+    /// plain lines. The default is `true`.
+    var isForeground: Bool { get }
+
     /// Writes all of `bytes`, or as many as the device accepts.
     ///
     /// - Returns: `false` once the device cannot be written any more (for example a closed pipe);
     ///   the overlay then stops drawing.
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool
+}
+
+extension WaitAlertTerminal {
+    public var isForeground: Bool { true }
 }

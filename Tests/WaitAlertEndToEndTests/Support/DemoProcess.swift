@@ -28,6 +28,8 @@
         }
 
         let arguments: [String]
+        /// The program's name, for reports.
+        let program: String
         let pid: pid_t
         /// The screen of a terminal that behaves like xterm (cuts lines on resize), sized like the pty.
         let screen: InMemoryTerminal
@@ -56,14 +58,17 @@
         ///   - environment: added to `TERM=xterm-256color` (and `PATH`); may override `TERM`.
         ///   - connection: a pty of a given size (80x24 by default) or a pipe.
         ///   - mirrors: more in-memory terminals to feed, e.g. one that reflows on resize.
+        ///   - program: the executable to run instead of the demo (a shell, for job control).
         init(
             _ arguments: [String] = [],
             environment: [String: String] = [:],
             connection: Connection = .pseudoTerminal(columns: 80, rows: 24),
-            mirrors: [InMemoryTerminal] = []
+            mirrors: [InMemoryTerminal] = [],
+            program: String? = nil
         ) throws {
-            let executable = try DemoProcess.executable.get()
+            let executable = try program ?? DemoProcess.executable.get()
             self.arguments = arguments
+            self.program = program.map { String($0.split(separator: "/").last ?? "") } ?? "wait-alert-demo"
             self.mirrors = mirrors
             var variables = ["TERM": "xterm-256color"]
             for name in ["PATH", "LD_LIBRARY_PATH"] {
@@ -327,7 +332,7 @@
             return EndToEndFailure(
                 """
                 \(message)
-                \((["wait-alert-demo"] + arguments).joined(separator: " ")) — \(state), \(elapsed) after launch
+                \(([program] + arguments).joined(separator: " ")) — \(state), \(elapsed) after launch
                 \(screen)
                 last bytes: \(escaped(output.suffix(400)))
                 """)

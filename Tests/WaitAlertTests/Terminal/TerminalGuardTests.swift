@@ -50,15 +50,17 @@ struct TerminalGuardTests {
             close(pipeEnds[0])
             close(pipeEnds[1])
         }
+        _ = fcntl(pipeEnds[0], F_SETFL, O_NONBLOCK)  // a missing write fails the test instead of hanging it
         TerminalGuard.activate(
             output: pipeEnds[1], handlesSignals: false,
             handlers: .init(interrupt: {}, resize: {}, resume: {}))
+        TerminalGuard.setDrawn(true)
         TerminalGuard.restoreForExit()
         TerminalGuard.restoreForExit()
         TerminalGuard.deactivate()
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = read(pipeEnds[0], &buffer, 64)
         #expect(Array(buffer.prefix(max(count, 0))) == TerminalGuard.restoreBytes)
-        #expect(String(decoding: TerminalGuard.restoreBytes, as: UTF8.self).hasSuffix("\u{1B}[?25h"))
+        #expect(String(decoding: TerminalGuard.restoreBytes, as: UTF8.self).hasSuffix("\u{1B}[?7h\u{1B}[?25h"))
     }
 }

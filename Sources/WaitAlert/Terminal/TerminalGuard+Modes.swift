@@ -1,0 +1,68 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension TerminalGuard {
+    /// The terminal modes the guard changed, published so that a signal handler on any thread can
+    /// put them back.
+    ///
+    /// The saved modes live in ``SignalContext/savedModes``. ``input`` publishes them: it holds
+    /// the descriptor whose modes were changed, or -1. Whoever takes the descriptor
+    /// (`exchange(-1)`) restores the modes, so they are restored exactly once. A writer publishes
+    /// new modes only after waiting for every handler that may still be reading the old ones
+    /// (``readers``), so a handler never reads a half-written `termios`. Every operation is
+    /// sequentially consistent: a handler that counts itself in and then finds a descriptor read
+    /// modes that were completely written before.
+    enum TerminalModes {
+        static let input = Atomic<Int32>(-1)
+        static let readers = Atomic<Int>(0)
+
+        /// Turns echo off on standard input when it is the same terminal as `output` and this
+        /// process is its foreground. Under ``TerminalGuard/state``'s lock.
+        static func block(sameAs output: Int32) {
+            guard input.load(ordering: .sequentiallyConsistent) < 0,
+                let descriptor = foregroundInput(sameAs: output)
+            else { return }
+            var saved = termios()
+            guard tcgetattr(descriptor, &saved) == 0 else { return }
+            var modes = saved
+            // Echo off, so typed keys neither show nor move the line. Canonical mode stays: typed
+            // lines are kept whole, with erase and kill applied, for whatever reads next.
+            modes.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+            while readers.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
+            context.savedModes.pointee = saved
+            guard tcsetattr(descriptor, TCSANOW, &modes) == 0 else { return }
+            input.store(descriptor, ordering: .sequentiallyConsistent)
+        }
+
+        /// Puts back the modes saved by ``block(sameAs:)``, if they were changed and not restored
+        /// yet, when this process is in the terminal's foreground; a job in the background leaves
+        /// the terminal to the shell. Keys typed meanwhile are kept. Async-signal-safe.
+        static func restore() {
+            readers.add(1, ordering: .sequentiallyConsistent)
+            let descriptor = input.exchange(-1, ordering: .sequentiallyConsistent)
+            if descriptor >= 0, isForeground(descriptor) {
+                _ = tcsetattr(descriptor, TCSANOW, context.savedModes)
+            }
+            readers.subtract(1, ordering: .sequentiallyConsistent)
+        }
+
+        /// Standard input, when it is the same terminal device as `output` and this process group
+        /// is its foreground (a background job never touches the modes of the program in front).
+        private static func foregroundInput(sameAs output: Int32) -> Int32? {
+            guard output >= 0, isatty(STDIN_FILENO) == 1, tcgetpgrp(STDIN_FILENO) == getpgrp() else { return nil }
+            var inputStat = stat()
+            var outputStat = stat()
+            guard fstat(STDIN_FILENO, &inputStat) == 0, fstat(output, &outputStat) == 0,
+                inputStat.st_rdev == outputStat.st_rdev
+            else { return nil }
+            return STDIN_FILENO
+        }
+    }
+}

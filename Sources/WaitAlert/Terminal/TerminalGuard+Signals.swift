@@ -1,0 +1,134 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension TerminalGuard {
+    /// Installs the signal handlers and the pipe that carries interrupt, resize and resume to
+    /// Swift code. Under ``state``'s lock.
+    static func install(_ state: inout State, handlers: Handlers) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        notifyDescriptor.store(writeEnd, ordering: .sequentiallyConsistent)
+        let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global(qos: .userInteractive))
+        source.setEventHandler {
+            var signals = [UInt8](repeating: 0, count: 16)
+            let count = read(readEnd, &signals, signals.count)
+            for signal in signals.prefix(max(count, 0)) {
+                switch Int32(signal) {
+                case SIGINT: handlers.interrupt()
+                case SIGCONT: handlers.resume()
+                default: handlers.resize()
+                }
+            }
+        }
+        source.setCancelHandler {
+            close(readEnd)
+            close(writeEnd)
+        }
+        source.resume()
+        state.readSource = source
+
+        var action = sigaction()
+        #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = { TerminalGuard.handle($0) }
+        #else
+            action.__sigaction_u.__sa_handler = { TerminalGuard.handle($0) }
+        #endif
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        context.handlerAction.pointee = action
+        suspended.store(false, ordering: .relaxed)
+        // A process group that is its session's own (no job-control shell above it) is orphaned:
+        // the system discards Ctrl-Z for it, so the overlay leaves Ctrl-Z alone there too.
+        let jobControl = getpgrp() != getsid(0)
+        for (index, signal) in guardedSignals.enumerated() {
+            context.installed[index] = false
+            guard sigaction(signal, nil, &context.savedActions[index]) == 0 else { continue }
+            if !jobControl, signal == SIGTSTP || signal == SIGCONT { continue }
+            if signal != SIGWINCH, signal != SIGCONT, isIgnored(context.savedActions[index]) { continue }
+            context.installed[index] = sigaction(signal, context.handlerAction, nil) == 0
+        }
+        state.handlesSignals = true
+    }
+
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        #if canImport(Glibc)
+            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
+        #else
+            unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == 1
+        #endif
+    }
+
+    /// Puts the previous signal dispositions back and closes the pipe. Under ``state``'s lock.
+    static func uninstall(_ state: inout State) {
+        guard state.handlesSignals else { return }
+        state.handlesSignals = false
+        for (index, signal) in guardedSignals.enumerated() where context.installed[index] {
+            sigaction(signal, &context.savedActions[index], nil)
+            context.installed[index] = false
+        }
+        notifyDescriptor.store(-1, ordering: .sequentiallyConsistent)
+        state.readSource?.cancel()  // closes the pipe once no event handler runs
+        state.readSource = nil
+    }
+
+    /// The signal handler. Async-signal-safe: no allocation, no lock, `errno` preserved.
+    private static func handle(_ signal: Int32) {
+        let savedErrno = errno
+        defer { errno = savedErrno }
+        switch signal {
+        case SIGINT where interrupts.add(1, ordering: .relaxed).newValue >= 2:
+            restoreFromSignal()
+            _exit(130)
+        case SIGINT, SIGWINCH:
+            notify(signal)
+        case SIGTSTP:
+            restoreFromSignal()
+            suspended.store(true, ordering: .relaxed)
+            putBack(SIGTSTP)
+            raise(SIGTSTP)  // stops the program once this handler returns
+        case SIGCONT:
+            if let index = guardedSignals.firstIndex(of: SIGTSTP), context.installed[index] {
+                sigaction(SIGTSTP, context.handlerAction, nil)
+            }
+            suspended.store(false, ordering: .relaxed)
+            // Also a job started in the background and brought to the foreground (`fg` sends
+            // SIGCONT): the overlay checks where it now is and draws if it may.
+            notify(SIGCONT)
+        default:
+            restoreFromSignal()
+            putBack(signal)
+            raise(signal)  // delivered with the previous disposition once this handler returns
+        }
+    }
+
+    private static func putBack(_ signal: Int32) {
+        if let index = guardedSignals.firstIndex(of: signal) {
+            sigaction(signal, &context.savedActions[index], nil)
+        }
+    }
+
+    private static func notify(_ signal: Int32) {
+        var byte = UInt8(truncatingIfNeeded: signal)
+        let descriptor = notifyDescriptor.load(ordering: .sequentiallyConsistent)
+        if descriptor >= 0 { _ = systemWrite(descriptor, &byte, 1) }
+    }
+
+    /// Erases the overlay and puts the terminal modes back, in the foreground only.
+    private static func restoreFromSignal() {
+        eraseIfDrawn()
+        TerminalModes.restore()
+    }
+}
