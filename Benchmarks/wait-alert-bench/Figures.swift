@@ -203,4 +203,44 @@ struct Figures {
             measured: "\(format(Double(growth) / 1024, 0)) KiB growth",
             baseline: "RSS \(before / 1_048_576) MiB", budget: "≤ 1 MiB", passed: growth <= 1_048_576)
     }
+
+    var floodLines: Int { quick ? 200_000 : 1_000_000 }
+
+    /// A million log lines from another task into a pipe read slowly: the memory a flood takes
+    /// (bounded by the log backlog), every line delivered in order, and the time, against writing
+    /// the same lines straight into the same kind of pipe.
+    func logFlood() async -> Figure {
+        let lines = floodLines
+        let direct = SlowPipe()
+        let directStart = ContinuousClock.now
+        await Task.detached {
+            for index in 0..<lines {
+                writeAll(Array("\(index) a log line of the flood\n".utf8), to: direct.writeEnd)
+            }
+        }.value
+        let directResult = await direct.finish()
+        let directTime = (ContinuousClock.now - directStart).seconds
+
+        let pipe = SlowPipe()
+        let overlay = TerminalOverlay(terminal: StandardError(descriptor: pipe.writeEnd), integration: .none)
+        let presenter = WaitAlertPresenter(renderers: [overlay], timing: .terminal)
+        let before = residentBytes()
+        let peak = PeakMemory()
+        let start = ContinuousClock.now
+        try! await withWaitAlert("Flooding", presenter: presenter) { alert in
+            await Task.detached {
+                for index in 0..<lines { alert.log("\(index) a log line of the flood") }
+            }.value
+        }
+        let growth = peak.stop() - before
+        let result = await pipe.finish()
+        let time = (ContinuousClock.now - start).seconds
+        // The final line is one more line, after every log line.
+        let delivered = result.lines == lines + 1 && result.inOrder && directResult.lines == lines
+        return Figure(
+            name: "log flood, \(lines / 1000)k lines, slow pipe",
+            measured: "peak RSS +\(format(Double(growth) / 1_048_576)) MiB, \(format(time, 2)) s",
+            baseline: "direct write() \(format(directTime, 2)) s",
+            budget: "≤ 12 MiB; all in order", passed: growth <= 12 << 20 && delivered)
+    }
 }

@@ -114,3 +114,99 @@ protocol TextSink: Sendable {
 }
 
 extension WaitAlertReporter: TextSink {}
+
+/// A pipe drained slowly by a thread of its own, as a slow terminal or a busy log collector
+/// would: it reads at most `chunk` bytes, then pauses `pause`. Counts the lines it received and
+/// checks they arrive in order (each line starts with its number).
+final class SlowPipe: Sendable {
+    let writeEnd: Int32
+    private let readEnd: Int32
+    private let result = Mutex<(lines: Int, inOrder: Bool, done: Bool)>((0, true, false))
+
+    init(chunk: Int = 16_384, pause: Duration = .microseconds(200)) {
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        (readEnd, writeEnd) = (ends[0], ends[1])
+        let readEnd = readEnd
+        Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: chunk)
+            var pending: [UInt8] = []
+            var expected = 0
+            var inOrder = true
+            while true {
+                let count = read(readEnd, &buffer, chunk)
+                guard count > 0 else { break }
+                pending += buffer[..<count]
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    let line = pending[..<newline]
+                    let number = Int(String(decoding: line.prefix { $0 != 0x20 }, as: UTF8.self))
+                    if number != expected { inOrder = false }
+                    expected += 1
+                    pending.removeSubrange(...newline)
+                }
+                usleep(UInt32(pause.nanoseconds / 1000))
+            }
+            result.withLock { $0 = (expected, inOrder, true) }
+        }.start()
+    }
+
+    /// Closes the write end and waits for the reader to have read everything.
+    func finish() async -> (lines: Int, inOrder: Bool) {
+        close(writeEnd)
+        while !result.withLock({ $0.done }) { try? await Task.sleep(for: .milliseconds(5)) }
+        close(readEnd)
+        return result.withLock { ($0.lines, $0.inOrder) }
+    }
+}
+
+/// A thread running `body` once: the least machinery to read a pipe beside the main actor.
+final class Thread: @unchecked Sendable {  // the closure runs once, on the new thread
+    private let body: () -> Void
+
+    init(_ body: @escaping () -> Void) { self.body = body }
+
+    func start() {
+        var thread = pthread_t()
+        let box = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(
+            &thread, nil,
+            { context in
+                let thread = Unmanaged<Thread>.fromOpaque(context!).takeRetainedValue()
+                thread.body()
+                return nil
+            }, box)
+        pthread_detach(thread)
+    }
+}
+
+/// Samples the resident size every few milliseconds and keeps the peak.
+final class PeakMemory: Sendable {
+    private let state = Mutex<(peak: Int, running: Bool)>((0, true))
+
+    init() {
+        Thread { [self] in
+            while state.withLock({ $0.running }) {
+                let resident = residentBytes()
+                state.withLock { $0.peak = max($0.peak, resident) }
+                usleep(2_000)
+            }
+        }.start()
+    }
+
+    /// Stops sampling and returns the peak.
+    func stop() -> Int {
+        state.withLock {
+            $0.running = false
+            return $0.peak
+        }
+    }
+}
+
+/// Writes every byte to `descriptor`, as the overlay's own writes do.
+func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        if written > 0 { offset += written } else if errno != EINTR { return }
+    }
+}

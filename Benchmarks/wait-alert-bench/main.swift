@@ -14,7 +14,7 @@ import WaitAlert
 let arguments = Set(CommandLine.arguments.dropFirst())
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
 guard arguments.subtracting(only.map { ["--only=\($0)"] } ?? []).isSubset(of: ["--quick", "--check"]) else {
-    print("usage: wait-alert-bench [--quick] [--check] [--only=update|storm|text|fast|memory|idle]")
+    print("usage: wait-alert-bench [--quick] [--check] [--only=update|storm|text|fast|memory|flood|idle]")
     exit(2)
 }
 
@@ -26,6 +26,7 @@ if wanted("storm") { rows.append(await figures.updateStorm()) }
 if wanted("text") { rows.append(await figures.textChange()) }
 if wanted("fast") { rows += await figures.fastTask() }
 if wanted("memory") { rows.append(await figures.memory()) }
+if wanted("flood") { rows.append(await figures.logFlood()) }
 if wanted("idle") { rows += await figures.idleSpinning() }
 
 let header = Figure(name: "figure", measured: "measured", baseline: "baseline", budget: "budget", passed: true)

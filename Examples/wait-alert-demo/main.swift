@@ -7,6 +7,9 @@
 //     swift run wait-alert-demo --quick      work that ends within the grace delay
 //     swift run wait-alert-demo --exit-early calls exit(3) while the alert spins
 //     swift run wait-alert-demo --twice      a toast, and after a Ctrl-C the timeline once more
+//     swift run wait-alert-demo --forget     a fire-and-forget alert ended by the last statement
+//     swift run wait-alert-demo --forget-elsewhere   the same, ended from another thread
+import Dispatch
 import WaitAlert
 
 #if canImport(Glibc)
@@ -20,9 +23,13 @@ struct DemoFailure: Error, CustomStringConvertible {
 }
 
 let options = Set(CommandLine.arguments.dropFirst())
-let known: Set = ["--fail", "--logs", "--hostile", "--quick", "--exit-early", "--twice", "--help"]
+let known: Set = [
+    "--fail", "--logs", "--hostile", "--quick", "--exit-early", "--twice", "--forget", "--forget-elsewhere", "--help",
+]
 if options.contains("--help") || !options.isSubset(of: known) {
-    print("usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--exit-early] [--twice]")
+    print(
+        "usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--exit-early] [--twice] [--forget[-elsewhere]]"
+    )
     exit(options.isSubset(of: known) ? 0 : 2)
 }
 
@@ -49,16 +56,44 @@ let steps: [(at: Duration, text: String)] = [
     }
 }
 
-do {
-    if options.contains("--twice") { showToast("Ctrl-C now to cancel this run and start it again") }
-    do {
-        try await play("Doing Something")
-    } catch is CancellationError where options.contains("--twice") {
-        try await play("Doing it again")
+/// `showWaitAlert`, then the ending as the program's last statement: the final line still shows.
+@MainActor func forget(endingElsewhere: Bool) async {
+    let alert = showWaitAlert("Syncing…")
+    try? await Task.sleep(for: .milliseconds(1200))
+    alert.update("Almost synced…")
+    if endingElsewhere {
+        // Ended from another thread while the main actor is held up until the program exits:
+        // only the exit itself can print the final line.
+        let ended = DispatchSemaphore(value: 0)
+        Task.detached {
+            alert.succeed("Synced")
+            ended.signal()
+        }
+        ended.wait()
+    } else {
+        alert.succeed("Synced")
     }
-    exit(0)
-} catch is CancellationError {
-    exit(130)
-} catch {
-    exit(1)
+}
+
+/// The seed timeline (twice with `--twice`), then an exit status that says how it ended.
+@MainActor func playAndExit() async -> Never {
+    do {
+        if options.contains("--twice") { showToast("Ctrl-C now to cancel this run and start it again") }
+        do {
+            try await play("Doing Something")
+        } catch is CancellationError where options.contains("--twice") {
+            try await play("Doing it again")
+        }
+        exit(0)
+    } catch is CancellationError {
+        exit(130)
+    } catch {
+        exit(1)
+    }
+}
+
+if options.contains("--forget") || options.contains("--forget-elsewhere") {
+    await forget(endingElsewhere: options.contains("--forget-elsewhere"))
+} else {
+    await playAndExit()
 }

@@ -87,6 +87,22 @@
             #expect(demo.modesAtExit == demo.modesBefore)
         }
 
+        /// A fire-and-forget alert ended by the program's last statement — on the main actor, or
+        /// from another thread while the main actor is held up until the exit — still leaves its
+        /// final line, on a terminal and in a pipe.
+        @Test(arguments: ["--forget", "--forget-elsewhere"])
+        func theLastStatementsEndingIsPrinted(option: String) async throws {
+            let demo = try DemoProcess([option])
+            #expect(try await demo.waitForExit() == .exited(0))
+            #expect(demo.screen.lines.contains { $0.hasPrefix("✔ Synced (1.") }, "\(demo.report)")
+            #expect(spinnerLines(demo.screen).isEmpty, "\(demo.report)")
+            #expect(demo.screen.isCursorVisible)
+            #expect(demo.modesAtExit == demo.modesBefore)
+            let piped = try DemoProcess([option], connection: .pipe)
+            #expect(try await piped.waitForExit() == .exited(0))
+            #expect(piped.text.split(separator: "\n").contains { $0.hasPrefix("✔ Synced (1.") }, "\(piped.text)")
+        }
+
         /// Two Ctrl-C in one keystroke burst: the demo ends with 130 at once, whichever path wins (the
         /// second `SIGINT` may merge with the first; the demo's work honours cancellation anyway).
         @Test func interruptingTwiceExitsAtOnce() async throws {

@@ -5,6 +5,12 @@
 /// first ending wins and later calls are ignored. The alert keeps itself alive until it has
 /// faded out.
 ///
+/// **An ending is on screen when the call returns.** Called on the main actor, `succeed`, `fail`,
+/// `cancel` and `dismiss` apply the ending before returning, so a persistent final line is
+/// printed (on the terminal, or in the pipe) even if the program exits on the next line. From
+/// another thread the ending reaches the main actor shortly after; if the program exits from the
+/// main actor before that, the exit applies it first.
+///
 /// **A handle dropped unfinished dismisses its alert.** When the last copy of a handle goes away
 /// before any ending, the alert fades out at once with no final message, and its completion
 /// reports ``WaitAlertOutcome/dismissed``. An alert can never spin forever because its owner
@@ -29,19 +35,34 @@ public struct WaitAlertHandle: Sendable {
     public func update(_ text: String) { owner.mailbox.update(text) }
 
     /// Prints `line` above the alert.
+    ///
+    /// Bounded like ``WaitAlertReporter/log(_:)``: past ``WaitAlertReporter/logBacklogLimit``
+    /// bytes waiting, it waits (or, on the main actor, prints them on the spot).
     public func log(_ line: String) { owner.mailbox.log(line) }
 
     /// Ends the alert as a success showing `text` (`nil`: the title without its ellipsis).
-    public func succeed(_ text: String? = nil) { owner.mailbox.finish(.success(text)) }
+    public func succeed(_ text: String? = nil) { end(.success(text)) }
 
     /// Ends the alert as a failure showing `text`.
-    public func fail(_ text: String) { owner.mailbox.finish(.failure(text)) }
+    public func fail(_ text: String) { end(.failure(text)) }
 
     /// Ends the alert as cancelled.
-    public func cancel() { owner.mailbox.finish(.cancelled) }
+    public func cancel() { end(.cancelled) }
 
     /// Removes the alert at once: it fades out, skipping every minimum.
-    public func dismiss() { owner.mailbox.finish(.dismissed) }
+    public func dismiss() { end(.dismissed) }
+
+    /// The most bytes of log lines that ever waited for the main actor at once.
+    package var logBacklogHighWater: Int { owner.mailbox.logBacklogHighWater }
+
+    /// Records the ending and wakes the driver; on the main actor, also applies it before
+    /// returning.
+    private func end(_ outcome: WaitAlertOutcome) {
+        owner.mailbox.finish(outcome)
+        guard MainThread.isCurrent else { return }
+        let driver = owner.mailbox.driver
+        MainActor.assumeIsolated { driver?.applyReports() }
+    }
 
     /// Dismisses the alert when the last copy of its handle is dropped.
     private final class Owner: Sendable {

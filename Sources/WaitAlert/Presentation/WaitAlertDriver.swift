@@ -19,6 +19,8 @@ final class WaitAlertDriver {
     private(set) var didTimeOut = false
     /// How many times the driver ran: timer firings plus mailbox wake-ups.
     private(set) var wakeUps = 0
+    /// Whether a step is running (reports made meanwhile wait for the next one).
+    private var isStepping = false
 
     init(
         text: String, timing: WaitAlertTiming, kind: WaitAlertKind, presenter: WaitAlertPresenter,
@@ -31,6 +33,12 @@ final class WaitAlertDriver {
         self.model = WaitAlertModel(id: .next(), snapshot: timeline.snapshot(at: timeline.now))
         model.driver = self
         mailbox.connect(self)
+    }
+
+    /// Once no one holds the driver, nothing drains its mailbox: reports are ignored from then on,
+    /// and threads waiting for the log backlog go on.
+    deinit {
+        mailbox.close()
     }
 
     var id: WaitAlertID { model.id }
@@ -56,6 +64,14 @@ final class WaitAlertDriver {
         step(byWake: true)
     }
 
+    /// Applies what was reported now, without waiting for a wake-up: an ending made on the main
+    /// thread, a log backlog over its limit, the exit flush. Does nothing when called from within
+    /// a step (a renderer reporting to the alert it draws).
+    func applyReports() {
+        guard !isStepping else { return }
+        step()
+    }
+
     /// Called by the presenter's scheduler when the deadline this driver asked for has come.
     func timerFired() {
         wakeUps += 1
@@ -74,6 +90,8 @@ final class WaitAlertDriver {
     ///   - reportsAt: when the work ended, measured where it happened, if known; its outcome is
     ///     placed there.
     private func step(byWake: Bool = false, reportsAt: Duration? = nil) {
+        isStepping = true
+        defer { isStepping = false }
         let batch = mailbox.drain(byWake: byWake)
         guard !isGone else {
             // Work that outlives its alert (after a timeout) still has its lines printed.

@@ -45,6 +45,7 @@ public final class WaitAlertPresenter {
         // A presenter with no renderer is observed by a UI, which animates from its snapshots.
         self.wantsFrames = renderers.isEmpty || renderers.contains { $0.wantsFrames }
         renderers.forEach { $0.didAttach(to: self) }
+        PendingWakes.installExitFlush()
     }
 
     /// The presenter used when none is given: a ``TerminalOverlay`` on standard error, with

@@ -1,14 +1,20 @@
+import Dispatch
 public import Synchronization
 
 /// The single lock between the tasks reporting to an alert and the alert's driver.
 ///
 /// Reports from any thread land here in call order; the driver drains them on the main actor.
 /// Texts are coalesced (one slot, latest wins), log lines are queued in order, and at most one
-/// main-actor wake-up is pending at any time. Texts are accepted until the alert has an outcome;
-/// log lines until the work has ended (``close()``), so work that outlives its alert after a
-/// timeout still has its lines printed. An update wakes the driver only while the driver
+/// main-actor wake-up is pending at any time. An update wakes the driver only while the driver
 /// has said it can show a text at once (`arm`); otherwise the text waits for the driver's next
-/// deadline, so a burst of updates costs one slot and no wake-ups.
+/// deadline, so a burst of updates costs one slot and no wake-ups. Texts are accepted until the
+/// alert has an outcome; log lines until the work has ended (``close()``), so work that outlives
+/// its alert after a timeout still has its lines printed.
+///
+/// Log lines waiting to be printed are bounded by `logBacklogLimit`: past it, `log` waits for
+/// the driver to take them, as a write to a full pipe waits for its reader, so a flood into a slow
+/// terminal keeps its memory bounded and loses nothing. On the main thread, which the driver runs
+/// on, `log` prints the backlog itself instead of waiting.
 @usableFromInline
 final class ReportMailbox: Sendable {
     /// What the driver takes out in one go.
@@ -29,16 +35,26 @@ final class ReportMailbox: Sendable {
         /// Set once the work has ended: later log lines are ignored too.
         var isClosed = false
         @usableFromInline var isArmed = false
+        /// Bytes of log lines not taken by the driver yet (each line counted with its overhead).
+        var backlog = 0
+        /// The most `backlog` ever reached, for tests and the benchmark.
+        var backlogHighWater = 0
+        /// Reporting threads waiting for the backlog to go down.
+        var backlogWaiters: [DispatchSemaphore] = []
         var wake: Task<Void, Never>?
         weak var driver: WaitAlertDriver?
 
         /// Kept out of line so the hot `update` path stays a few instructions inside the lock.
         @inline(never) @usableFromInline
-        mutating func scheduleWake() {
+        mutating func scheduleWake(_ mailbox: ReportMailbox) {
             guard wake == nil, let driver else { return }
             wake = Task { @MainActor in driver.wakeFromMailbox() }
+            PendingWakes.insert(mailbox)
         }
     }
+
+    /// The most bytes of log lines that wait for the driver before `log` waits too: 2 MiB.
+    static let logBacklogLimit = 2 << 20
 
     @usableFromInline let state = Mutex<State>(State())
 
@@ -47,6 +63,9 @@ final class ReportMailbox: Sendable {
         state.withLock { $0.driver = driver }
     }
 
+    /// The driver draining this mailbox, while it lives.
+    var driver: WaitAlertDriver? { state.withLock { $0.driver } }
+
     /// Stores the latest text, waking the driver only if it can show it now.
     @inlinable
     func update(_ text: String) {
@@ -54,18 +73,42 @@ final class ReportMailbox: Sendable {
             guard !state.textsClosed else { return }
             state.batch.text = text
             state.batch.logsBeforeText = state.batch.logs.count
-            if state.isArmed { state.scheduleWake() }
+            if state.isArmed { state.scheduleWake(self) }
         }
     }
 
-    /// Queues a log line and wakes the driver.
+    /// Queues a log line and wakes the driver; waits while the backlog is over its limit.
     @usableFromInline
     func log(_ line: String) {
-        state.withLock { state in
-            guard !state.isClosed else { return }
+        let overLimit = state.withLock { state -> Bool in
+            guard !state.isClosed else { return false }
             state.batch.logs.append(line)
-            state.scheduleWake()
+            state.backlog += line.utf8.count + Self.lineOverhead
+            state.backlogHighWater = max(state.backlogHighWater, state.backlog)
+            state.scheduleWake(self)
+            return state.backlog > Self.logBacklogLimit
         }
+        if overLimit { waitForBacklog() }
+    }
+
+    /// The memory a queued line takes besides its bytes, counted against the limit.
+    static let lineOverhead = 64
+
+    /// Waits until the driver has taken the log lines; on the main thread, where the driver runs,
+    /// has it print them now instead (the main actor cannot wait for itself).
+    private func waitForBacklog() {
+        if MainThread.isCurrent {
+            let driver = self.driver
+            MainActor.assumeIsolated { driver?.applyReports() }
+            return
+        }
+        let semaphore = DispatchSemaphore(value: 0)
+        let waits = state.withLock { state -> Bool in
+            guard state.backlog > Self.logBacklogLimit, !state.isClosed, state.driver != nil else { return false }
+            state.backlogWaiters.append(semaphore)
+            return true
+        }
+        if waits { semaphore.wait() }
     }
 
     /// Records the alert's outcome (texts are ignored from now on) and, unless the driver drains
@@ -75,45 +118,65 @@ final class ReportMailbox: Sendable {
     /// - Returns: `false` when the alert already had an outcome (the first one wins).
     @discardableResult
     func finish(_ outcome: WaitAlertOutcome, closing: Bool = true, wakesDriver: Bool = true) -> Bool {
-        state.withLock { state in
-            if closing { state.isClosed = true }
-            guard !state.textsClosed else { return false }
+        let (recorded, waiters) = state.withLock { state -> (Bool, [DispatchSemaphore]) in
+            var waiters: [DispatchSemaphore] = []
+            if closing { waiters = Self.close(&state) }
+            guard !state.textsClosed else { return (false, waiters) }
             state.textsClosed = true
             state.batch.outcome = outcome
-            if wakesDriver { state.scheduleWake() }
-            return true
+            if wakesDriver { state.scheduleWake(self) }
+            return (true, waiters)
         }
+        waiters.forEach { $0.signal() }
+        return recorded
     }
 
     /// Records that the work has ended: every later report is ignored.
     func close() {
-        state.withLock { $0.isClosed = true }
+        state.withLock { Self.close(&$0) }.forEach { $0.signal() }
+    }
+
+    private static func close(_ state: inout State) -> [DispatchSemaphore] {
+        state.isClosed = true
+        defer { state.backlogWaiters = [] }
+        return state.backlogWaiters
     }
 
     /// Whether the alert still waits for an outcome.
     var isOpen: Bool { state.withLock { !$0.textsClosed } }
 
-    /// Takes everything reported since the last drain and disarms until the driver's next `arm`.
+    /// Takes everything reported since the last drain and disarms until the driver's next `arm`;
+    /// lets reporting threads waiting for the backlog go on.
     ///
     /// - Parameter byWake: whether the pending wake-up is the one draining; it is then cleared in
     ///   the same critical section, so no report can slip a second wake-up in between.
     func drain(byWake: Bool) -> Batch {
-        state.withLock { state in
-            defer { state.batch = Batch() }
+        let (batch, waiters) = state.withLock { state -> (Batch, [DispatchSemaphore]) in
+            defer {
+                state.batch = Batch()
+                state.backlog = 0
+                state.backlogWaiters = []
+            }
             state.isArmed = false
             if byWake { state.wake = nil }
-            return state.batch
+            return (state.batch, state.backlogWaiters)
         }
+        if byWake { PendingWakes.remove(self) }
+        waiters.forEach { $0.signal() }
+        return batch
     }
 
     /// Sets whether an update should wake the driver; a text already waiting wakes it at once.
     func arm(_ armed: Bool) {
         state.withLock { state in
             state.isArmed = armed
-            if armed, state.batch.text != nil { state.scheduleWake() }
+            if armed, state.batch.text != nil { state.scheduleWake(self) }
         }
     }
 
     /// The wake-up scheduled but not yet run, if any.
     var pendingWake: Task<Void, Never>? { state.withLock { $0.wake } }
+
+    /// The most bytes of log lines that ever waited at once.
+    package var logBacklogHighWater: Int { state.withLock { $0.backlogHighWater } }
 }

@@ -24,8 +24,18 @@ public struct WaitAlertReporter: Sendable {
     }
 
     /// Prints `line` above the alert. Never coalesced, dropped or reordered.
+    ///
+    /// Lines wait in memory until the main actor prints them. When more than
+    /// ``logBacklogLimit`` bytes are waiting — the terminal or pipe cannot keep up — `log` waits
+    /// for them to be taken, as a write to a full pipe does; on the main actor, which cannot wait
+    /// for itself, it prints them on the spot.
     @inlinable
     public func log(_ line: String) {
         mailbox.log(line)
     }
+
+    /// The most bytes of log lines (each counted with 64 bytes of overhead) that wait for the main
+    /// actor before ``log(_:)`` waits too: 2 MiB. A flood of log lines never holds more than about
+    /// twice this much: the lines waiting, and the lines being printed.
+    public static let logBacklogLimit = ReportMailbox.logBacklogLimit
 }

@@ -26,8 +26,8 @@ import Synchronization
 /// input is the same terminal, echo is off (``blockInput(_:)``), so typed keys are neither shown
 /// nor able to break the line; canonical mode stays on and nothing typed is discarded, so typed
 /// lines reach whatever reads the terminal next. On deactivation the exact terminal settings and
-/// the previous signal dispositions come back. An `atexit` hook restores the terminal if the
-/// program calls `exit()` while active, and stops every later overlay write.
+/// the previous signal dispositions come back. An exit hook (``ProcessExit``) restores the
+/// terminal if the program calls `exit()` while active, and stops every later overlay write.
 ///
 /// **Only the terminal's foreground process group touches it.** Terminal modes are changed and
 /// restored, and restore bytes written, only while this process's group is the terminal's
@@ -93,13 +93,14 @@ enum TerminalGuard {
 
     static var isActive: Bool { active.load(ordering: .acquiring) }
 
-    /// Registers the `atexit` restore once per process.
+    /// Registers the exit restore once per process (after the exit flush, so the last final
+    /// lines are printed before the terminal is restored).
     static func installExitHook() {
-        state.withLock { state in
-            guard !state.exitHookInstalled else { return }
-            state.exitHookInstalled = true
-            atexit { TerminalGuard.restoreForExit() }
+        let install = state.withLock { state in
+            defer { state.exitHookInstalled = true }
+            return !state.exitHookInstalled
         }
+        if install { ProcessExit.add(.restore) { TerminalGuard.restoreForExit() } }
     }
 
     /// Starts guarding `output` (a terminal descriptor).
