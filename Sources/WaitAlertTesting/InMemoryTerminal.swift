@@ -1,4 +1,5 @@
 import Synchronization
+public import Testing
 public import WaitAlert
 
 /// A terminal that keeps its screen in memory, for asserting on what a user would see.
@@ -210,4 +211,10 @@ extension InMemoryTerminal: CustomStringConvertible {
             return result.joined(separator: "\n")
         }
     }
+}
+
+extension InMemoryTerminal: CustomTestStringConvertible {
+    /// The framed screen (see ``description``), so a failing expectation shows what a user would
+    /// have seen.
+    public var testDescription: String { description }
 }

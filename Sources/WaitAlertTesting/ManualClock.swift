@@ -49,6 +49,8 @@ public final class ManualClock: Clock, Sendable {
         var sleepers: [Sleeper] = []
         var waiters: [Waiter] = []
         var cancelledEarly: Set<UInt64> = []
+        /// Sleeps begun, resumed or cancelled so far.
+        var events = 0
 
         mutating func makeID() -> UInt64 {
             nextID += 1
@@ -83,6 +85,10 @@ public final class ManualClock: Clock, Sendable {
     /// The deadlines of every task asleep on this clock.
     public var sleeperDeadlines: [Instant] { state.withLock { $0.sleepers.map(\.deadline) } }
 
+    /// How many sleeps were begun, resumed or cancelled so far: a test bed watches it to tell
+    /// when work has gone to sleep.
+    package var events: Int { state.withLock { $0.events } }
+
     /// The earliest deadline a sleeper is waiting for, or `nil` when nobody sleeps.
     public var nextDeadline: Instant? { state.withLock { $0.sleepers.map(\.deadline).min() } }
 
@@ -102,6 +108,7 @@ public final class ManualClock: Clock, Sendable {
                     if state.cancelledEarly.remove(id) != nil { return .cancelled }
                     if deadline <= state.now { return .due }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    state.events += 1
                     return .slept(state.satisfiedWaiters())
                 }
                 switch registration {
@@ -116,6 +123,7 @@ public final class ManualClock: Clock, Sendable {
                     state.cancelledEarly.insert(id)
                     return nil
                 }
+                state.events += 1
                 return state.sleepers.remove(at: index)
             }
             sleeper?.continuation.resume(throwing: CancellationError())
@@ -170,7 +178,7 @@ public final class ManualClock: Clock, Sendable {
     @discardableResult
     public func advance(by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) -> Int {
         guard duration >= .zero else {
-            Issue.record(
+            TestIssues.record(
                 "ManualClock.advance(by: \(duration)): time only moves forward. Advance by a duration of zero or more, or make a new ManualClock to start over.",
                 sourceLocation: sourceLocation
             )
@@ -192,10 +200,11 @@ public final class ManualClock: Clock, Sendable {
                 .sorted { ($0.element.deadline, $0.offset) < ($1.element.deadline, $1.offset) }
                 .map(\.element)
             state.sleepers.removeAll { $0.deadline <= deadline }
+            state.events += due.count
             return due
         }
         guard let due else {
-            Issue.record(
+            TestIssues.record(
                 "ManualClock.advance(to: \(deadline)) is before now (\(now)): time only moves forward. Advance to a later instant, or use advance(by:).",
                 sourceLocation: sourceLocation
             )

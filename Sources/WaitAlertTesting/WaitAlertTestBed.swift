@@ -4,25 +4,55 @@ public import WaitAlert
 /// A presenter on a manual clock with a recording renderer: everything a test needs to drive wait
 /// alerts deterministically, without sleeping.
 ///
-/// ``advance(by:)`` moves the clock one deadline at a time and lets every alert react before
-/// moving on, so each phase is recorded at its exact instant.
+/// Start the code under test, move the clock, and check what was shown:
 ///
 /// ```swift
 /// @Test @MainActor func showsProgress() async throws {
 ///     let bed = WaitAlertTestBed()
-///     let work = Task { try await withWaitAlert("Loading…", presenter: bed.presenter) { _ in try await load() } }
+///     let work = bed.start {
+///         try await withWaitAlert("Loading…", presenter: bed.presenter) { alert in
+///             try await bed.clock.sleep(for: .seconds(2))
+///             alert.update("Almost there…")
+///             try await bed.clock.sleep(for: .seconds(1))
+///             return 42
+///         }
+///     }
 ///     await bed.advance(by: .seconds(1))
 ///     #expect(bed.recorder.latest?.text == "Loading…")
+///     await bed.advance(by: .seconds(1))
+///     #expect(bed.recorder.texts == ["Loading…", "Almost there…"])
+///     #expect(try await bed.run(until: work) == 42)
 /// }
 /// ```
+///
+/// **Every step settles.** Before ``advance(by:)``, ``advance(to:)``, ``run()`` and
+/// ``run(until:)`` move the clock, and after each deadline they pass, the bed lets everything that
+/// can run do so: work just started (by ``start(_:)``, or by a `Task` created on the main actor)
+/// begins and shows its alert, work woken by the clock runs until it sleeps on ``clock`` again or
+/// ends, and every alert reacts. The work of `withWaitAlert` on ``presenter`` runs on the main
+/// queue, one job at a time with the main actor, so each step is the same in every run. (Work that
+/// leaves it — `Task.detached`, or an unstructured `Task` created inside nonisolated work — runs
+/// in parallel, and the bed cannot know when it will next sleep.)
+///
+/// **A test that cannot finish fails instead of hanging.** When the bed must wait for work that
+/// is not asleep on ``clock`` (waiting for a gate, a continuation, another clock), it waits at
+/// most ``stallTimeout`` of real time for it to make progress, then records an issue that says
+/// what it was waiting for.
 @MainActor
 public final class WaitAlertTestBed {
-    /// The clock every alert of ``presenter`` sleeps on.
-    public let clock: ManualClock
+    /// The clock every alert of ``presenter`` sleeps on; let the work sleep on it too.
+    public nonisolated let clock: ManualClock
     /// Records every snapshot and log line.
-    public let recorder: RecordingRenderer
+    public nonisolated let recorder: RecordingRenderer
     /// Pass this to `withWaitAlert`, `showWaitAlert` or `showToast`.
-    public let presenter: WaitAlertPresenter
+    public nonisolated let presenter: WaitAlertPresenter
+    /// How long, in real time, the bed waits for work that is not asleep on ``clock`` to make
+    /// progress before reporting that it cannot finish. Two seconds by default.
+    public var stallTimeout: Duration = .seconds(2)
+
+    private let executor = MainQueueExecutor()
+    /// Work started or awaited through the bed that has ended, so its end counts as progress.
+    private var endedWork = 0
 
     /// Makes a test bed.
     ///
@@ -35,69 +65,183 @@ public final class WaitAlertTestBed {
         clock = ManualClock()
         recorder = RecordingRenderer(wantsFrames: wantsFrames)
         presenter = WaitAlertPresenter(renderers: [recorder] + renderers, timing: timing, clock: clock)
+        presenter.workExecutor = executor
     }
 
     /// The manual clock's time since its origin.
     public var now: Duration { clock.now.offset }
 
-    /// Lets every alert handle what is due now, and waits until each one is asleep on the clock.
-    public func settle() async {
-        while true {
-            await presenter.settle()
-            let expected = presenter.timerDeadline.map { [ManualClock.Instant(offset: $0)] } ?? []
-            if Self.contains(clock.sleeperDeadlines, expected) { return }
-            await clock.sleepers { Self.contains($0, expected) }
-        }
+    /// Starts `operation` in a task the bed follows: it runs on the main queue, one job at a time
+    /// with the main actor, also when the test itself is not on the main actor.
+    ///
+    /// - Returns: the task; pass it to ``run(until:limit:sourceLocation:)`` to play it to its end.
+    @discardableResult
+    public func start<Value: Sendable>(_ operation: sending @escaping () async throws -> Value) -> Task<
+        Value, any Error
+    > {
+        Task(executorPreference: executor, operation: operation)
     }
 
-    /// Moves time forward by `duration`, one deadline at a time.
+    // MARK: - Settling
+
+    /// Lets everything that can run now do so, until nothing changes any more: alerts handle what
+    /// is due, and work runs until it sleeps on ``clock``, waits for something else, or ends.
+    public func settle(sourceLocation: SourceLocation = #_sourceLocation) async {
+        var quietRounds = 0
+        for _ in 0..<Self.settleRounds {
+            let before = activity
+            await presenter.settle()
+            await timerAsleep()
+            await Task.yield()  // whatever is queued on the main queue before this runs now
+            quietRounds = activity == before ? quietRounds + 1 : 0
+            if quietRounds == 2 { return }
+        }
+        TestIssues.record(
+            """
+            WaitAlertTestBed.settle() gave up after \(Self.settleRounds) rounds: something keeps running on \
+            the main actor without ever waiting (a loop that yields?). Make the work wait on bed.clock \
+            or on something the test controls.
+            """,
+            sourceLocation: sourceLocation)
+    }
+
+    private static let settleRounds = 10_000
+
+    /// What changes when anything happens: a job run, a sleep or wake-up on the clock, a snapshot
+    /// or log line, work ended.
+    private var activity: Int {
+        executor.jobsRun + clock.events + recorder.events.count + endedWork
+    }
+
+    /// Waits until the presenter's timer, if it has one, is asleep on the clock.
+    private func timerAsleep() async {
+        guard let deadline = presenter.timerDeadline.map({ ManualClock.Instant(offset: $0) }),
+            !clock.sleeperDeadlines.contains(deadline)
+        else { return }
+        await clock.sleepers { $0.contains(deadline) }
+    }
+
+    // MARK: - Moving time
+
+    /// Moves time forward by `duration`, one deadline at a time, settling at each.
     public func advance(by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) async {
+        guard duration >= .zero else {
+            TestIssues.record(
+                "WaitAlertTestBed.advance(by: \(duration)): time only moves forward; advance by zero or more.",
+                sourceLocation: sourceLocation)
+            return
+        }
         await advance(to: now + duration, sourceLocation: sourceLocation)
     }
 
-    /// Moves time forward to `instant` (since the clock's origin), one deadline at a time.
+    /// Moves time forward to `instant` (since the clock's origin), one deadline at a time,
+    /// settling at each.
     public func advance(to instant: Duration, sourceLocation: SourceLocation = #_sourceLocation) async {
         guard instant >= now else {
-            Issue.record(
+            TestIssues.record(
                 "WaitAlertTestBed.advance(to: \(instant)) is before now (\(now)); advance to a later instant.",
-                sourceLocation: sourceLocation
-            )
+                sourceLocation: sourceLocation)
             return
         }
-        await settle()
+        await settle(sourceLocation: sourceLocation)
         while let next = clock.nextDeadline, next.offset <= instant {
-            clock.advance(to: next)
-            await settle()
+            clock.advance(to: next, sourceLocation: sourceLocation)
+            await settle(sourceLocation: sourceLocation)
         }
-        clock.advance(to: .init(offset: instant))
-        await settle()
+        clock.advance(to: .init(offset: instant), sourceLocation: sourceLocation)
+        await settle(sourceLocation: sourceLocation)
     }
 
-    /// Plays every alert to its end: advances from deadline to deadline until none is left.
+    // MARK: - Running to the end
+
+    /// Plays every alert to its end: advances from deadline to deadline until no alert is left.
     ///
-    /// Records an issue if an alert is still alive after `limit` deadlines, which happens when the
-    /// work it waits for never ends.
+    /// Records an issue when alerts are still alive and nothing that could end them is asleep on
+    /// the clock (their work waits for something else, or a handle was never ended), or after
+    /// `limit` deadlines.
     public func run(limit: Int = 10_000, sourceLocation: SourceLocation = #_sourceLocation) async {
-        await settle()
+        await settle(sourceLocation: sourceLocation)
         for _ in 0..<limit {
-            guard let next = clock.nextDeadline else { return }
-            clock.advance(to: next)
-            await settle()
+            if presenter.alerts.isEmpty { return }
+            if let next = clock.nextDeadline {
+                clock.advance(to: next, sourceLocation: sourceLocation)
+            } else if await !progressed(watching: nil) {
+                TestIssues.record(
+                    """
+                    WaitAlertTestBed.run() stopped at \(now): \(describeAlerts()) still alive, and nothing is \
+                    asleep on bed.clock that could end \(presenter.alerts.count == 1 ? "it" : "them"). \
+                    End the work they wait for (or open what it waits on), end the handle, or use advance(by:).
+                    """,
+                    sourceLocation: sourceLocation)
+                return
+            }
+            await settle(sourceLocation: sourceLocation)
         }
-        Issue.record(
-            "WaitAlertTestBed.run() gave up after \(limit) deadlines with \(presenter.alerts.count) alert(s) alive; end their work, or use advance(by:).",
-            sourceLocation: sourceLocation
-        )
+        TestIssues.record(
+            "WaitAlertTestBed.run() gave up after \(limit) deadlines at \(now) with \(describeAlerts()) alive.",
+            sourceLocation: sourceLocation)
     }
 
-    private nonisolated static func contains(_ deadlines: [ManualClock.Instant], _ expected: [ManualClock.Instant])
-        -> Bool
-    {
-        var remaining = deadlines
-        for instant in expected {
-            guard let index = remaining.firstIndex(of: instant) else { return false }
-            remaining.remove(at: index)
+    /// Starts nothing, but plays `work` to its end: advances from deadline to deadline until it
+    /// has returned or thrown, and returns its value.
+    ///
+    /// - Throws: what `work` threw, or ``Stalled`` (after recording an issue) when it cannot end:
+    ///   nothing is asleep on the clock and it makes no progress within ``stallTimeout``, or it is
+    ///   still running after `limit` deadlines.
+    @discardableResult
+    public func run<Value: Sendable>(
+        until work: Task<Value, any Error>, limit: Int = 10_000, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Value {
+        let watch = WorkWatch(work) { [weak self] in self?.endedWork += 1 }
+        await settle(sourceLocation: sourceLocation)
+        for _ in 0..<limit {
+            if watch.hasEnded { return try await work.value }
+            if let next = clock.nextDeadline {
+                clock.advance(to: next, sourceLocation: sourceLocation)
+            } else if await !progressed(watching: watch) {
+                let message = """
+                    WaitAlertTestBed.run(until:) stopped at \(now): the work has not ended and nothing is asleep \
+                    on bed.clock (alerts: \(describeAlerts())). It waits for something else — a gate, a \
+                    continuation, another clock, or work on another thread; open it, or make the work sleep on \
+                    bed.clock.
+                    """
+                TestIssues.record(message, sourceLocation: sourceLocation)
+                throw Stalled(description: message)
+            }
+            await settle(sourceLocation: sourceLocation)
         }
-        return true
+        let message = "WaitAlertTestBed.run(until:) gave up after \(limit) deadlines at \(now); the work still runs."
+        TestIssues.record(message, sourceLocation: sourceLocation)
+        throw Stalled(description: message)
+    }
+
+    /// Thrown by ``run(until:limit:sourceLocation:)`` when the work cannot end.
+    public struct Stalled: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Waits, at most ``stallTimeout`` of real time, for something asleep on the clock, an alert
+    /// to end, or `watch`'s work to end.
+    private func progressed(watching watch: WorkWatch?) async -> Bool {
+        let alerts = presenter.alerts.count
+        let progress = Progress()
+        let clock = clock
+        let sleeping = Task {
+            await clock.sleepers { !$0.isEmpty }
+            progress.signal()
+        }
+        watch?.onEnd { progress.signal() }
+        let signalled = await progress.wait(timeout: stallTimeout)
+        sleeping.cancel()
+        await settle()
+        return signalled || clock.nextDeadline != nil || presenter.alerts.count != alerts
+            || (watch?.hasEnded ?? false)
+    }
+
+    /// "1 alert ("Loading…", visible)", for messages.
+    private func describeAlerts() -> String {
+        let alerts = presenter.alerts
+        let list = alerts.map { "\"\($0.snapshot.text)\" (\($0.snapshot.phase))" }.joined(separator: ", ")
+        return "\(alerts.count) alert\(alerts.count == 1 ? "" : "s")" + (alerts.isEmpty ? "" : ": \(list)")
     }
 }

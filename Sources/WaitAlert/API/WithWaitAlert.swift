@@ -70,14 +70,15 @@ public func withWaitAlert<Value: Sendable>(
     let finished = FinishedWork<Value>(clock: driver.clock)
     let reporter = WaitAlertReporter(mailbox: mailbox)
     let work: Task<Void, Never>
+    let executor = driver.workExecutor
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !Task.isCancelled {
         // Starts on the caller's actor at once; work that never suspends is done when this returns.
-        work = Task.immediate { [isolation] in
+        work = Task.immediate(executorPreference: executor) { [isolation] in
             _ = isolation  // captured so the closure, and the work, run on the caller's actor
             do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
         }
     } else {
-        work = Task { [isolation] in
+        work = Task(executorPreference: executor) { [isolation] in
             _ = isolation  // captured so the closure, and the work, run on the caller's actor
             do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
         }

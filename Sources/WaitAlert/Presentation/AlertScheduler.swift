@@ -6,7 +6,8 @@ import Dispatch
 /// A generation number makes a timer that fires after being replaced harmless. A timer whose
 /// deadline is no longer needed is left to fire (it then finds nothing due) rather than cancelled,
 /// and a later deadline never replaces an earlier timer: so a stream of short-lived alerts costs one
-/// sleeping task, not one per alert.
+/// timer, not one per alert. Only when no alert needs a wake-up at all is a timer sleeping in a
+/// task cancelled.
 @MainActor
 final class AlertScheduler {
     private let clock: AlertClock
@@ -43,7 +44,18 @@ final class AlertScheduler {
     func schedule(_ id: WaitAlertID, at deadline: Duration?) {
         guard deadlines[id] != deadline else { return }
         deadlines[id] = deadline
+        if deadlines.isEmpty { stopSleepingTask() }
         arm()
+    }
+
+    /// Once no alert needs a wake-up, a timer sleeping in a task is cancelled rather than left to
+    /// fire: on a clock that may never reach its deadline (a test's manual clock), it would
+    /// otherwise sleep, and hold the clock, forever. A dispatch timer ends by itself.
+    private func stopSleepingTask() {
+        guard let timer, case .task = timer.work else { return }
+        timer.cancel()
+        self.timer = nil
+        generation &+= 1
     }
 
     /// The deadline the timer sleeps until, if any.

@@ -9,7 +9,9 @@ final class WaitAlertDriver {
     let model: WaitAlertModel
     let mailbox: ReportMailbox
     private var timeline: WaitAlertTimeline
-    let clock: AlertClock
+    nonisolated let clock: AlertClock
+    /// Where the work of `withWaitAlert` runs when not isolated to an actor (the presenter's).
+    nonisolated let workExecutor: (any TaskExecutor)?
     /// Strong on purpose: a presenter lives at least as long as its alerts, which it releases once gone.
     private let presenter: WaitAlertPresenter
 
@@ -28,6 +30,7 @@ final class WaitAlertDriver {
     ) {
         self.mailbox = mailbox
         self.clock = presenter.clock
+        self.workExecutor = presenter.workExecutor
         self.presenter = presenter
         self.timeline = WaitAlertTimeline(text: text, timing: timing, kind: kind, at: presenter.clock.now())
         self.model = WaitAlertModel(id: .next(), snapshot: timeline.snapshot(at: timeline.now))

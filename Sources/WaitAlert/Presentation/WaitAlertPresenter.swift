@@ -23,6 +23,10 @@ public final class WaitAlertPresenter {
     @ObservationIgnored let renderers: [any WaitAlertRenderer]
     @ObservationIgnored let clock: AlertClock
     @ObservationIgnored let wantsFrames: Bool
+    /// Where the work of `withWaitAlert` runs when it is not isolated to an actor; `nil` for the
+    /// global concurrent executor. A test bed sets its own, which serves jobs on the main queue,
+    /// so work and alerts advance one step at a time under a manual clock.
+    @ObservationIgnored package var workExecutor: (any TaskExecutor)?
     @ObservationIgnored private var drivers: [WaitAlertID: WaitAlertDriver] = [:]
     @ObservationIgnored private(set) lazy var scheduler = AlertScheduler(clock: clock) { [unowned self] id in
         drivers[id]?.timerFired()

@@ -1,6 +1,7 @@
 // The pseudo-terminal harness uses Linux's openpty and posix_spawn flags.
 #if os(Linux)
     import Synchronization
+    import Testing
     import WaitAlertTesting
 
     #if canImport(Glibc)
@@ -45,6 +46,8 @@
         private(set) var modesAtExit: TerminalModes?
         /// How the demo ended, once it has been reaped.
         private(set) var termination: Termination?
+        /// Where a sanitizer-built demo writes its reports (the prefix; the process id follows).
+        private let sanitizerReportPrefix: String
 
         private var readDescriptor: Int32
         private var slaveDescriptor: Int32
@@ -74,6 +77,15 @@
             for name in ["PATH", "LD_LIBRARY_PATH"] {
                 if let value = getenv(name) { variables[name] = String(cString: value) }
             }
+            // Built with a sanitizer, the demo writes its reports to files checked when it ends
+            // (not over the screen under test); leaks at exit are not reported (a program may
+            // leave its memory to the exit).
+            let reports = DemoProcess.sanitizerReports()
+            for (name, extra) in [("TSAN_OPTIONS", ""), ("ASAN_OPTIONS", " detect_leaks=0"), ("UBSAN_OPTIONS", "")] {
+                let inherited = getenv(name).map { String(cString: $0) + " " } ?? ""
+                variables[name] = inherited + "log_path=\(reports)" + extra
+            }
+            self.sanitizerReportPrefix = reports
             variables.merge(environment) { $1 }
 
             switch connection {
@@ -306,6 +318,7 @@
             } while result < 0 && errno == EINTR
             guard result == pid else { return false }
             termination = Termination(waitStatus: status)
+            checkSanitizerReports()
             if slaveDescriptor >= 0 {
                 modesAtExit = currentModes()
                 // With no slave left open, the master reads what is buffered, then EIO: all output is in.
@@ -320,6 +333,31 @@
         }
 
         // MARK: - Reporting
+
+        /// A prefix no other run uses, in the system's temporary directory.
+        private static func sanitizerReports() -> String {
+            let number = reportCounter.withLock { counter -> Int in
+                counter += 1
+                return counter
+            }
+            return "/tmp/wait-alert-e2e-\(getpid())-\(number)"
+        }
+
+        /// Fails the test with any report a sanitizer-built demo wrote (a race, a memory error).
+        private func checkSanitizerReports() {
+            let path = "\(sanitizerReportPrefix).\(pid)"
+            let descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { return }
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while case let count = read(descriptor, &buffer, buffer.count), count > 0 {
+                bytes += buffer[..<count]
+            }
+            close(descriptor)
+            unlink(path)
+            let text = String(decoding: bytes, as: UTF8.self)
+            Issue.record("the demo's sanitizer reported:\n\(text)")
+        }
 
         var elapsed: Duration { ContinuousClock.now - started }
 
@@ -412,6 +450,9 @@
 
     /// Serializes creating descriptors and spawning children across concurrently running tests.
     private let spawnLock = Mutex(())
+
+    /// Numbers the sanitizer report prefixes of this test process.
+    private let reportCounter = Mutex(0)
 
     /// How a child process ended.
     enum Termination: Equatable, CustomStringConvertible {

@@ -162,6 +162,12 @@ struct WithWaitAlertTests {
         #expect(alert.model.snapshot.spinnerFrame == 1)
         #expect(alert.model.snapshot.opacity > 0.3 && alert.model.snapshot.opacity < 0.33)
         alert.dismiss()
+        while alert.model.completion == nil {  // plays the fade-out to its end
+            await clock.sleepers(atLeast: 1)
+            clock.run()
+            await Task.yield()
+        }
+        #expect(alert.model.completion?.outcome == .dismissed)
     }
 
     @Test func callsAfterTheWorkEndedAreIgnored() async throws {
