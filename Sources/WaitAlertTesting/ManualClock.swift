@@ -3,8 +3,8 @@ public import Testing
 
 /// A clock that moves only when a test says so.
 ///
-/// Sleepers whose deadline has passed are resumed, in deadline order, before ``advance(by:)``,
-/// ``advance(to:)`` or ``run()`` returns (each then runs as soon as its executor lets it); a sleep until a past deadline returns
+/// Sleepers whose deadline has passed are resumed, in deadline order, before ``advance(by:sourceLocation:)``,
+/// ``advance(to:sourceLocation:)`` or ``run(sourceLocation:)`` returns (each then runs as soon as its executor lets it); a sleep until a past deadline returns
 /// immediately; a cancelled sleeper is resumed exactly once with `CancellationError`. To wait until
 /// code under test has gone to sleep, await ``sleepers(atLeast:)``: it returns as soon as that many
 /// sleepers are registered, without polling or yielding.
@@ -92,7 +92,7 @@ public final class ManualClock: Clock, Sendable {
     /// The earliest deadline a sleeper is waiting for, or `nil` when nobody sleeps.
     public var nextDeadline: Instant? { state.withLock { $0.sleepers.map(\.deadline).min() } }
 
-    /// Suspends until `deadline`, which only ``advance(by:)``, ``advance(to:)`` or ``run()`` can bring.
+    /// Suspends until `deadline`, which only ``advance(by:sourceLocation:)``, ``advance(to:sourceLocation:)`` or ``run(sourceLocation:)`` can bring.
     ///
     /// - Throws: `CancellationError` when the task is cancelled before or while it sleeps.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
@@ -131,6 +131,17 @@ public final class ManualClock: Clock, Sendable {
         // A sleeper resumed normally never reads `cancelledEarly`; drop a mark the handler may have
         // left after the resumption.
         state.withLock { _ = $0.cancelledEarly.remove(id) }
+    }
+
+    /// Resumes every task asleep on this clock with `CancellationError`: what an owner of the
+    /// clock does when it goes away, so nothing sleeps on it forever.
+    package func cancelSleepers() {
+        let sleepers = state.withLock { state in
+            defer { state.sleepers = [] }
+            state.events += state.sleepers.count
+            return state.sleepers
+        }
+        sleepers.forEach { $0.continuation.resume(throwing: CancellationError()) }
     }
 
     /// Returns once at least `count` tasks are asleep on this clock.
@@ -217,7 +228,7 @@ public final class ManualClock: Clock, Sendable {
     /// Moves time to the latest deadline any current sleeper waits for, resuming them all in order.
     ///
     /// Sleepers that go back to sleep afterwards are not resumed; to play a wait alert to its end,
-    /// use ``WaitAlertTestBed/run()``, which lets the alert react between deadlines.
+    /// use ``WaitAlertTestBed/run(limit:sourceLocation:)``, which lets the alert react between deadlines.
     ///
     /// - Returns: how many sleepers were resumed.
     @discardableResult

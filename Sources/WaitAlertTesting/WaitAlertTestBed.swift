@@ -25,8 +25,8 @@ public import WaitAlert
 /// }
 /// ```
 ///
-/// **Every step settles.** Before ``advance(by:)``, ``advance(to:)``, ``run()`` and
-/// ``run(until:)`` move the clock, and after each deadline they pass, the bed lets everything that
+/// **Every step settles.** Before ``advance(by:sourceLocation:)``, ``advance(to:sourceLocation:)``,
+/// ``run(limit:sourceLocation:)`` and ``run(until:limit:sourceLocation:)`` move the clock, and after each deadline they pass, the bed lets everything that
 /// can run do so: work just started (by ``start(_:)``, or by a `Task` created on the main actor)
 /// begins and shows its alert, work woken by the clock runs until it sleeps on ``clock`` again or
 /// ends, and every alert reacts. The work of `withWaitAlert` on ``presenter`` runs on the main
@@ -66,6 +66,17 @@ public final class WaitAlertTestBed {
         recorder = RecordingRenderer(wantsFrames: wantsFrames)
         presenter = WaitAlertPresenter(renderers: [recorder] + renderers, timing: timing, clock: clock)
         presenter.workExecutor = executor
+    }
+
+    /// A test bed that goes away lets go of its alerts (one still lingering, work the test left
+    /// waiting) and cancels whatever still sleeps on its clock, so nothing of the test outlives it.
+    deinit {
+        let presenter = presenter
+        let clock = clock
+        Task { @MainActor in
+            presenter.shutDown()
+            clock.cancelSleepers()
+        }
     }
 
     /// The manual clock's time since its origin.

@@ -61,6 +61,14 @@ final class AlertScheduler {
     /// The deadline the timer sleeps until, if any.
     var timerDeadline: Duration? { timer?.deadline }
 
+    /// Forgets every deadline and stops the timer.
+    func removeAll() {
+        deadlines = [:]
+        timer?.cancel()
+        timer = nil
+        generation &+= 1
+    }
+
     /// The timer's task, when its deadline has passed and it has not run yet (the clock is not
     /// the system's: tests drive a manual clock).
     var dueTimer: Task<Void, Never>? {
@@ -98,9 +106,10 @@ final class AlertScheduler {
             do {
                 try await clock.sleep(wakeAt)
             } catch {
-                // A replaced timer is cancelled and ends here; a clock that throws for any other
+                // A replaced timer is cancelled and ends here, and so does a sleep the clock
+                // cancelled itself (a test's clock going away); a clock that throws for any other
                 // reason wakes the scheduler early, which then simply arms again.
-                if Task.isCancelled { return }
+                if Task.isCancelled || error is CancellationError { return }
             }
             await self?.fired(generation: generation)
         }

@@ -97,6 +97,16 @@ public final class WaitAlertPresenter {
         return !cancels.isEmpty
     }
 
+    /// Lets go of every alert at once: their work is cancelled, their timer stopped, and nothing
+    /// is drawn any more. For an owner that goes away mid-flight (a test bed at the end of a test),
+    /// so nothing of it outlives it.
+    package func shutDown() {
+        drivers.values.forEach { $0.cancelWork?() }
+        drivers = [:]
+        alerts = []
+        scheduler.removeAll()
+    }
+
     /// Waits until no alert has anything due at the clock's current time.
     package func settle() async {
         while true {

@@ -8,12 +8,19 @@ import WaitAlertTesting
 struct ReadmeExampleTests {
     @Test func showsProgress() async throws {
         let bed = WaitAlertTestBed()
-        let alert = showWaitAlert("Loading…", presenter: bed.presenter)
-        await bed.advance(to: .milliseconds(750))
-        #expect(alert.model.snapshot.phase == .visible)
-        alert.succeed("Loaded")
-        await bed.run()
-        #expect(bed.recorder.texts == ["Loading…", "Loaded"])
+        let work = bed.start {
+            try await withWaitAlert("Loading…", presenter: bed.presenter) { alert in
+                try await bed.clock.sleep(for: .seconds(2))
+                alert.update("Almost there…")
+                try await bed.clock.sleep(for: .seconds(1))
+                return 42
+            }
+        }
+        await bed.advance(by: .seconds(1))
+        #expect(bed.recorder.latest?.text == "Loading…")
+        await bed.advance(by: .seconds(1))
+        #expect(bed.recorder.texts == ["Loading…", "Almost there…"])
+        #expect(try await bed.run(until: work) == 42)
     }
 
     @Test func adjustingATimingPreset() throws {

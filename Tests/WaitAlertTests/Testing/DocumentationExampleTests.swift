@@ -1,0 +1,88 @@
+// The examples of the WaitAlertTesting documentation (WaitAlertTesting.docc), compiled and run as
+// they are written there; `documentationExamplesAreTheseTests` keeps the two identical.
+import Testing
+import WaitAlert
+import WaitAlertTesting
+
+@Test @MainActor func showsProgress() async throws {
+    let bed = WaitAlertTestBed()
+    let work = bed.start {
+        try await withWaitAlert("Loading…", presenter: bed.presenter) { alert in
+            try await bed.clock.sleep(for: .seconds(2))
+            alert.update("Almost there…")
+            try await bed.clock.sleep(for: .seconds(1))
+            return 42
+        }
+    }
+    await bed.advance(by: .seconds(1))
+    #expect(bed.recorder.latest?.text == "Loading…")
+    await bed.advance(by: .seconds(1))
+    #expect(bed.recorder.texts == ["Loading…", "Almost there…"])
+    #expect(try await bed.run(until: work) == 42)
+}
+
+@Test @MainActor func importShowsEachStep() async throws {
+    let bed = WaitAlertTestBed()
+    let work = bed.start {
+        try await withWaitAlert("Importing…", presenter: bed.presenter) { alert in
+            for step in 1...3 {
+                try await bed.clock.sleep(for: .seconds(1))
+                alert.update("Imported \(step) of 3")
+                alert.log("file \(step) imported")
+            }
+            return 3
+        }
+    }
+    await bed.advance(by: .seconds(3))
+    #expect(bed.recorder.logs == ["file 1 imported", "file 2 imported", "file 3 imported"])
+    #expect(try await bed.run(until: work) == 3)
+    await bed.run()  // the last text's minimum, the final message, the fade-out
+    #expect(bed.recorder.texts.last == "Importing")
+}
+
+@Test @MainActor func theFinalLineStays() async throws {
+    let terminal = InMemoryTerminal(columns: 40, rows: 10)
+    let bed = WaitAlertTestBed(renderers: [TerminalOverlay(terminal: terminal, integration: .none)])
+    let work = bed.start {
+        try await withWaitAlert("Uploading…", presenter: bed.presenter) { _ in
+            try await bed.clock.sleep(for: .seconds(2))
+        }
+    }
+    await bed.advance(by: .seconds(1))
+    #expect(terminal.lines.count == 1 && terminal.lines[0].hasSuffix(" Uploading…"))
+    try await bed.run(until: work)
+    #expect(terminal.lines == ["✔ Uploading (2.0s)"])
+}
+
+@Test @MainActor func aTimeoutEndsTheAlert() async throws {
+    let bed = WaitAlertTestBed(timing: try .default.with(timeout: .seconds(5)))
+    let gate = TestGate()
+    let work = bed.start {
+        try await withWaitAlert("Syncing…", presenter: bed.presenter) { _ in try await gate.wait() }
+    }
+    await #expect(throws: WaitAlertTimeoutError.self) { try await bed.run(until: work) }
+    #expect(bed.recorder.latest?.finalText == "Syncing: timed out after 5.0s")
+}
+
+@Test func aSleeperWakesAtItsDeadline() async throws {
+    let clock = ManualClock()
+    let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    try await sleeper.value
+    #expect(clock.now == .init(offset: .seconds(1)))
+}
+
+/// Every Swift example of the WaitAlertTesting documentation is one of the tests above, as written.
+@Test func documentationExamplesAreTheseTests() throws {
+    let source = try #require(readRepositoryFile("Tests/WaitAlertTests/Testing/DocumentationExampleTests.swift"))
+    var examples = 0
+    for page in ["WaitAlertTesting.md", "TestingCodeThatShowsWaitAlerts.md"] {
+        let text = try #require(readRepositoryFile("Sources/WaitAlertTesting/WaitAlertTesting.docc/" + page))
+        for block in swiftBlocks(in: text) {
+            examples += 1
+            #expect(source.contains(block), "an example of \(page) is not a test here:\n\(block)")
+        }
+    }
+    #expect(examples == 5)
+}
