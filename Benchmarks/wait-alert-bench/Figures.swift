@@ -222,7 +222,7 @@ struct Figures {
         let directTime = (ContinuousClock.now - directStart).seconds
 
         let pipe = SlowPipe()
-        let overlay = TerminalOverlay(terminal: StandardError(descriptor: pipe.writeEnd), integration: .none)
+        let overlay = TerminalOverlay(terminal: WaitAlertStandardError(descriptor: pipe.writeEnd), integration: .none)
         let presenter = WaitAlertPresenter(renderers: [overlay], timing: .terminal)
         let before = residentBytes()
         let peak = PeakMemory()

@@ -83,14 +83,19 @@ public final class WaitAlertTestBed {
     public var now: Duration { clock.now.offset }
 
     /// Starts `operation` in a task the bed follows: it runs on the main queue, one job at a time
-    /// with the main actor, also when the test itself is not on the main actor.
+    /// with the main actor, also when the test itself is not on the main actor; and ``presenter``
+    /// is its current presenter, so code under test that shows alerts without naming a presenter
+    /// shows them here.
     ///
     /// - Returns: the task; pass it to ``run(until:limit:sourceLocation:)`` to play it to its end.
     @discardableResult
-    public func start<Value: Sendable>(_ operation: sending @escaping () async throws -> Value) -> Task<
-        Value, any Error
-    > {
-        Task(executorPreference: executor, operation: operation)
+    public func start<Value: Sendable>(
+        _ operation: sending @escaping () async throws -> Value
+    ) -> Task<Value, any Error> {
+        let presenter = presenter
+        return Task(executorPreference: executor) {
+            try await withWaitAlertPresenter(presenter) { try await operation() }
+        }
     }
 
     // MARK: - Settling

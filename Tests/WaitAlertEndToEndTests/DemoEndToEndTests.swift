@@ -17,7 +17,7 @@
         /// modes exactly as before, and nothing the in-memory terminal does not understand.
         @Test func succeedsAndLeavesTheTerminalAsItWas() async throws {
             let demo = try DemoProcess()
-            try await demo.waitFor(text: "Doing Something")
+            try await demo.waitForSpinner()
             #expect(!demo.screen.isCursorVisible, "the cursor is hidden while the spinner shows\n\(demo.report)")
             let modesWhileSpinning = try #require(demo.currentModes())
             #expect(!modesWhileSpinning.echoes && modesWhileSpinning.isCanonical && modesWhileSpinning.raisesSignals)
@@ -107,7 +107,7 @@
         /// second `SIGINT` may merge with the first; the demo's work honours cancellation anyway).
         @Test func interruptingTwiceExitsAtOnce() async throws {
             let demo = try DemoProcess()
-            try await demo.waitFor(text: "Doing Something")
+            try await demo.waitForSpinner()
             try demo.type([0x03, 0x03])
             let interrupted = ContinuousClock.now
             #expect(try await demo.waitForExit() == .exited(130), "\(demo.report)")
@@ -117,17 +117,19 @@
             #expect(demo.modesAtExit == demo.modesBefore)
         }
 
-        /// Keys typed while the spinner shows are neither echoed nor able to move the line, and are
-        /// discarded when the terminal modes come back.
+        /// Keys typed while the spinner shows are neither echoed nor able to move the line (they are
+        /// kept for whatever reads the terminal next: `JobControlEndToEndTests`).
         @Test func typingNeitherShowsNorBreaksTheLine() async throws {
             let demo = try DemoProcess()
             try await demo.waitFor(text: "Getting there…")
-            let row = try #require(demo.screen.lines.firstIndex { $0.contains("Getting there…") })
+            try await demo.waitForSpinner()
+            let row = try #require(demo.screen.lines.firstIndex { spinnerLines(demo.screen).contains($0) })
             try demo.type("abc\r")
             try await demo.waitFor(text: "Really…")
+            try await demo.waitForSpinner()
             #expect(!demo.screen.screen.contains("abc"), "\(demo.report)")
             #expect(demo.screen.lines.count == row + 1, "still one line\n\(demo.report)")
-            #expect(demo.screen.lines[row].contains("Really…"), "rewritten in place\n\(demo.report)")
+            #expect(spinnerLines(demo.screen) == [demo.screen.lines[row]], "rewritten in place\n\(demo.report)")
 
             #expect(try await demo.waitForExit() == .exited(0))
             #expect(!demo.output.contains(bytes: "abc"), "\(demo.report)")
@@ -141,7 +143,7 @@
         @Test(arguments: [SIGTERM, SIGHUP])
         func terminatingSignalRestoresTheTerminal(signal: Int32) async throws {
             let demo = try DemoProcess()
-            try await demo.waitFor(text: "Doing Something")
+            try await demo.waitForSpinner()
             #expect(!demo.screen.isCursorVisible)
             demo.kill(signal)
             let signaled = ContinuousClock.now

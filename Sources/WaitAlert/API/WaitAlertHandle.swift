@@ -26,9 +26,9 @@ public struct WaitAlertHandle: Sendable {
     /// The alert's model, to observe it or await its completion.
     public let model: WaitAlertModel
 
-    init(driver: WaitAlertDriver) {
-        self.owner = Owner(mailbox: driver.mailbox)
-        self.model = driver.model
+    init(session: AlertSession) {
+        self.owner = Owner(mailbox: session.mailbox)
+        self.model = session.model
     }
 
     /// Replaces the alert's text. Bursts are coalesced: the latest text wins.
@@ -55,13 +55,11 @@ public struct WaitAlertHandle: Sendable {
     /// The most bytes of log lines that ever waited for the main actor at once.
     package var logBacklogHighWater: Int { owner.mailbox.logBacklogHighWater }
 
-    /// Records the ending and wakes the driver; on the main actor, also applies it before
-    /// returning.
+    /// Records the ending and wakes the alert's session; on the main actor, also applies it
+    /// before returning.
     private func end(_ outcome: WaitAlertOutcome) {
         owner.mailbox.finish(outcome)
-        guard MainThread.isCurrent else { return }
-        let driver = owner.mailbox.driver
-        MainActor.assumeIsolated { driver?.applyReports() }
+        owner.mailbox.applyNowIfOnMainActor()
     }
 
     /// Dismisses the alert when the last copy of its handle is dropped.
@@ -77,14 +75,14 @@ public struct WaitAlertHandle: Sendable {
 /// - Parameters:
 ///   - title: the first text shown.
 ///   - timing: the alert's timing; `nil` uses the presenter's.
-///   - presenter: where the alert appears; `nil` uses ``WaitAlertPresenter/shared``.
+///   - presenter: where the alert appears; `nil` uses ``WaitAlertPresenter/current``.
 @MainActor
 public func showWaitAlert(
     _ title: String,
     timing: WaitAlertTiming? = nil,
     presenter: WaitAlertPresenter? = nil
 ) -> WaitAlertHandle {
-    WaitAlertHandle(driver: (presenter ?? .shared).begin(title, timing: timing))
+    WaitAlertHandle(session: (presenter ?? .current).begin(title, timing: timing))
 }
 
 /// Shows a toast: `text` with no spinner, for its reading time, then faded out.
@@ -92,7 +90,7 @@ public func showWaitAlert(
 /// - Parameters:
 ///   - text: the text shown.
 ///   - timing: the toast's timing; `nil` uses ``WaitAlertTiming/toast``.
-///   - presenter: where the toast appears; `nil` uses ``WaitAlertPresenter/shared``.
+///   - presenter: where the toast appears; `nil` uses ``WaitAlertPresenter/current``.
 /// - Returns: the toast's model, to observe it or await its completion.
 @MainActor
 @discardableResult
@@ -101,7 +99,8 @@ public func showToast(
     timing: WaitAlertTiming? = nil,
     presenter: WaitAlertPresenter? = nil
 ) -> WaitAlertModel {
-    let driver = (presenter ?? .shared).begin(text, timing: timing ?? .toast, kind: .toast)
-    driver.finish(.success(text))
-    return driver.model
+    let presenter = presenter ?? .current
+    let session = presenter.begin(text, timing: timing ?? .toast, kind: .toast)
+    _ = presenter.end(session, with: .success(text))
+    return session.model
 }

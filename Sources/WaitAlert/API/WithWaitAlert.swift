@@ -49,7 +49,7 @@ import Synchronization
 ///   - failure: the final text on failure, made from the error; `nil` shows the title and the
 ///     error's description.
 ///   - timing: the alert's timing; `nil` uses the presenter's.
-///   - presenter: where the alert appears; `nil` uses ``WaitAlertPresenter/shared``.
+///   - presenter: where the alert appears; `nil` uses ``WaitAlertPresenter/current``.
 ///   - isolation: the caller's actor, where the work starts; filled in by the compiler.
 ///   - operation: the work, given a reporter to update the text and print log lines.
 /// - Returns: what `operation` returned.
@@ -64,13 +64,13 @@ public func withWaitAlert<Value: Sendable>(
     @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
 ) async throws -> Value {
     let mailbox = ReportMailbox()
-    let driver = await WaitAlertDriver.begin(title, timing: timing, presenter: presenter, mailbox: mailbox)
+    let (presenter, session) = await begin(title, timing: timing, presenter: presenter, mailbox: mailbox)
     // The work leaves its result and the instant it ended in `finished`, so work that ended
     // while starting needs no await, and its end is placed on the timeline where it happened.
-    let finished = FinishedWork<Value>(clock: driver.clock)
+    let finished = FinishedWork<Value>(clock: session.clock)
     let reporter = WaitAlertReporter(mailbox: mailbox)
     let work: Task<Void, Never>
-    let executor = driver.workExecutor
+    let executor = session.workExecutor
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !Task.isCancelled {
         // Starts on the caller's actor at once; work that never suspends is done when this returns.
         work = Task.immediate(executorPreference: executor) { [isolation] in
@@ -84,7 +84,7 @@ public func withWaitAlert<Value: Sendable>(
         }
     }
     if finished.outcome == nil {
-        await driver.attach(cancel: { work.cancel() })
+        await session.attach(cancel: { work.cancel() })
         await withTaskCancellationHandler {
             await work.value
         } onCancel: {
@@ -93,7 +93,7 @@ public func withWaitAlert<Value: Sendable>(
     }
     let (result, endedAt) = finished.outcome ?? (.failure(CancellationError()), nil)
     let outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)
-    let timedOut = await driver.end(with: outcome, at: endedAt)
+    let timedOut = await presenter.end(session, with: outcome, at: endedAt)
     if timedOut { throw WaitAlertTimeoutError() }
     return try result.get()
 }
@@ -164,30 +164,11 @@ extension WaitAlertOutcome {
     }
 }
 
-extension WaitAlertDriver {
-    /// Begins an alert on `presenter` (the shared one if `nil`) that drains `mailbox`.
-    static func begin(
-        _ title: String, timing: WaitAlertTiming?, presenter: WaitAlertPresenter?, mailbox: ReportMailbox
-    ) -> WaitAlertDriver {
-        (presenter ?? .shared).begin(title, timing: timing, mailbox: mailbox)
-    }
-
-    /// Lets the driver cancel the work on timeout or on request.
-    func attach(cancel: @escaping @Sendable () -> Void) {
-        if didTimeOut { cancel() } else if mailbox.isOpen { cancelWork = cancel }
-    }
-
-    /// Ends the alert with the work's outcome, placed at the instant the work ended, unless the
-    /// timeout ended it first.
-    ///
-    /// - Returns: whether the timeout ended the alert before the work did.
-    func end(with outcome: WaitAlertOutcome, at instant: Duration?) -> Bool {
-        cancelWork = nil
-        if !didTimeOut {
-            finish(outcome, at: instant)
-            return false
-        }
-        mailbox.close()  // the work has ended: later reports are ignored
-        return !(instant.map { $0 < timeoutDeadline ?? .zero } ?? false)
-    }
+/// Begins an alert on `presenter` (the current one if `nil`) that drains `mailbox`.
+@MainActor
+private func begin(
+    _ title: String, timing: WaitAlertTiming?, presenter: WaitAlertPresenter?, mailbox: ReportMailbox
+) -> (WaitAlertPresenter, AlertSession) {
+    let presenter = presenter ?? .current
+    return (presenter, presenter.begin(title, timing: timing, mailbox: mailbox))
 }

@@ -25,7 +25,8 @@ public final class WaitAlertModel: Identifiable {
     /// How the alert ended, set once it has been removed.
     public private(set) var completion: WaitAlertCompletion?
 
-    @ObservationIgnored weak var driver: WaitAlertDriver?
+    /// Set by the presenter: fades the alert out now.
+    @ObservationIgnored var onDismiss: (() -> Void)?
     @ObservationIgnored private var waiters: [CheckedContinuation<WaitAlertCompletion, Never>] = []
 
     init(id: WaitAlertID, snapshot: WaitAlertSnapshot) {
@@ -35,7 +36,7 @@ public final class WaitAlertModel: Identifiable {
 
     /// Removes the alert now: it fades out without waiting for any minimum.
     public func dismiss() {
-        driver?.dismiss()
+        onDismiss?()
     }
 
     /// Waits until the alert has been removed and returns how it ended.

@@ -2,8 +2,9 @@ public import Observation
 
 /// Where wait alerts appear: a set of renderers, a default timing and a clock.
 ///
-/// `withWaitAlert`, `showWaitAlert` and `showToast` use ``shared`` unless told otherwise. An app
-/// that draws alerts itself observes ``alerts``; a test injects a manual clock:
+/// `withWaitAlert`, `showWaitAlert` and `showToast` use ``current`` unless told otherwise: the
+/// presenter set for the current task with ``withWaitAlertPresenter(_:isolation:operation:)``, else
+/// ``shared``. An app that draws alerts itself observes ``alerts``; a test injects a manual clock:
 ///
 /// ```swift
 /// let clock = ManualClock()
@@ -11,7 +12,9 @@ public import Observation
 /// ```
 ///
 /// A presenter keeps every alert alive until it has faded out, so an alert shown and forgotten
-/// still finishes its animation and fires its completion.
+/// still finishes its animation and fires its completion. It owns every effect of its alerts:
+/// each alert's session says what happened at a step, and the presenter updates the model, calls
+/// the renderers, and schedules the one timer all its alerts share.
 @MainActor
 @Observable
 public final class WaitAlertPresenter {
@@ -22,14 +25,21 @@ public final class WaitAlertPresenter {
     @ObservationIgnored public let timing: WaitAlertTiming
     @ObservationIgnored let renderers: [any WaitAlertRenderer]
     @ObservationIgnored let clock: AlertClock
+    /// Whether some renderer draws spinner frames (a presenter with none is observed by a UI,
+    /// which animates from its snapshots).
     @ObservationIgnored let wantsFrames: Bool
     /// Where the work of `withWaitAlert` runs when it is not isolated to an actor; `nil` for the
     /// global concurrent executor. A test bed sets its own, which serves jobs on the main queue,
     /// so work and alerts advance one step at a time under a manual clock.
     @ObservationIgnored package var workExecutor: (any TaskExecutor)?
-    @ObservationIgnored private var drivers: [WaitAlertID: WaitAlertDriver] = [:]
+    @ObservationIgnored private var sessions: [WaitAlertID: AlertSession] = [:]
+    /// The sessions whose step is being carried out (a renderer reporting to the alert it draws
+    /// waits for the next step).
+    @ObservationIgnored private var advancing: Set<WaitAlertID> = []
     @ObservationIgnored private(set) lazy var scheduler = AlertScheduler(clock: clock) { [unowned self] id in
-        drivers[id]?.timerFired()
+        guard let session = sessions[id] else { return }
+        session.wakeUps += 1
+        advance(session)
     }
 
     /// Makes a presenter.
@@ -46,36 +56,93 @@ public final class WaitAlertPresenter {
         self.renderers = renderers
         self.timing = timing
         self.clock = AlertClock(clock)
-        // A presenter with no renderer is observed by a UI, which animates from its snapshots.
         self.wantsFrames = renderers.isEmpty || renderers.contains { $0.wantsFrames }
-        renderers.forEach { $0.didAttach(to: self) }
+        let context = WaitAlertRendererContext { [weak self] in self?.cancelAll() ?? false }
+        renderers.forEach { $0.didAttach(to: context) }
         PendingWakes.installExitFlush()
     }
 
-    /// The presenter used when none is given: a ``TerminalOverlay`` on standard error, with
-    /// persistent final lines and the ``WaitAlertTiming/terminal`` timing.
-    ///
-    /// An app that draws alerts itself replaces it: `WaitAlertPresenter.shared = WaitAlertPresenter()`.
-    public static var shared = WaitAlertPresenter(renderers: [TerminalOverlay()], timing: .terminal)
+    // MARK: - Alerts
 
-    /// Begins an alert showing `text`.
+    /// Begins an alert showing `text`, whose reports arrive in `mailbox`.
     func begin(
         _ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert,
         mailbox: ReportMailbox = ReportMailbox()
-    ) -> WaitAlertDriver {
-        let driver = WaitAlertDriver(
-            text: text, timing: timing ?? self.timing, kind: kind, presenter: self, mailbox: mailbox)
-        drivers[driver.id] = driver
-        alerts.append(driver.model)
-        driver.start()
-        return driver
+    ) -> AlertSession {
+        let session = AlertSession(
+            text: text, timing: timing ?? self.timing, kind: kind, clock: clock, wantsFrames: wantsFrames,
+            workExecutor: workExecutor, mailbox: mailbox, owner: self)
+        mailbox.connect(
+            ReportMailbox.Wake(
+                scheduled: { [weak self, weak session] in
+                    guard let self, let session else { return }
+                    session.wakeUps += 1
+                    advance(session, byWake: true)
+                },
+                now: { [weak self, weak session] in
+                    guard let self, let session else { return }
+                    advance(session)
+                }
+            ))
+        session.model.onDismiss = { [weak self, weak session] in
+            guard let self, let session else { return }
+            session.mailbox.finish(.dismissed, closing: false, wakes: false)  // the work may still log
+            advance(session)
+        }
+        sessions[session.id] = session
+        alerts.append(session.model)
+        renderers.forEach { $0.render(session.model.snapshot, of: session.id, at: session.timeline.now) }
+        advance(session)
+        return session
     }
 
-    func remove(_ driver: WaitAlertDriver) {
-        drivers[driver.id] = nil
-        scheduler.schedule(driver.id, at: nil)
-        alerts.removeAll { $0.id == driver.id }
+    /// Ends the alert with `outcome`, placed at `instant` when the work ended there, unless it
+    /// already ended; the work is over, so later reports are ignored. Applied before returning.
+    ///
+    /// - Returns: whether the timeout ended the alert before the work did.
+    func end(_ session: AlertSession, with outcome: WaitAlertOutcome, at instant: Duration? = nil) -> Bool {
+        session.cancelWork = nil
+        guard !session.didTimeOut else {
+            session.mailbox.close()
+            return session.timedOut(workEndedAt: instant)
+        }
+        session.mailbox.finish(outcome, wakes: false)
+        advance(session, reportsAt: instant)
+        return false
     }
+
+    /// Runs one step of `session` and carries it out: log lines and the snapshot to the renderers
+    /// (and the model), the completion to the model, the next wake-up to the scheduler.
+    private func advance(_ session: AlertSession, byWake: Bool = false, reportsAt: Duration? = nil) {
+        let id = session.id
+        guard advancing.insert(id).inserted else { return }
+        defer { advancing.remove(id) }
+        let now = clock.now()
+        let step = session.step(at: now, byWake: byWake, reportsAt: reportsAt)
+        for line in step.logs {
+            renderers.forEach { $0.log(line, from: id) }
+        }
+        if let snapshot = step.snapshot { session.model.snapshot = snapshot }
+        for renderer in renderers
+        where step.snapshot != nil || renderer.redrawDeadline(for: id).map({ $0 <= now }) == true {
+            renderer.render(step.current, of: id, at: now)
+        }
+        if let completion = step.completion {
+            session.model.complete(completion)
+            remove(session)
+        } else if sessions[id] != nil {
+            let redraws = renderers.compactMap { $0.redrawDeadline(for: id) }
+            scheduler.schedule(id, at: ([step.nextDeadline].compactMap { $0 } + redraws).min())
+        }
+    }
+
+    private func remove(_ session: AlertSession) {
+        sessions[session.id] = nil
+        scheduler.schedule(session.id, at: nil)
+        alerts.removeAll { $0.id == session.id }
+    }
+
+    // MARK: - Waiting and cancelling
 
     /// Waits until every alert alive now has faded out and been removed.
     ///
@@ -92,7 +159,7 @@ public final class WaitAlertPresenter {
     /// - Returns: whether there was any work to cancel.
     @discardableResult
     public func cancelAll() -> Bool {
-        let cancels = drivers.values.compactMap(\.cancelWork)
+        let cancels = sessions.values.compactMap(\.cancelWork)
         cancels.forEach { $0() }
         return !cancels.isEmpty
     }
@@ -101,8 +168,8 @@ public final class WaitAlertPresenter {
     /// is drawn any more. For an owner that goes away mid-flight (a test bed at the end of a test),
     /// so nothing of it outlives it.
     package func shutDown() {
-        drivers.values.forEach { $0.cancelWork?() }
-        drivers = [:]
+        sessions.values.forEach { $0.cancelWork?() }
+        sessions = [:]
         alerts = []
         scheduler.removeAll()
     }
@@ -110,8 +177,8 @@ public final class WaitAlertPresenter {
     /// Waits until no alert has anything due at the clock's current time.
     package func settle() async {
         while true {
-            if let driver = drivers.values.first(where: \.hasWakePending) {
-                await driver.settle()
+            if let session = sessions.values.first(where: \.hasWakePending) {
+                await session.settle()
             } else if let timer = scheduler.dueTimer {
                 await timer.value
             } else {
@@ -124,5 +191,5 @@ public final class WaitAlertPresenter {
     package var timerDeadline: Duration? { scheduler.timerDeadline }
 
     /// Main-actor wake-ups of one live alert so far.
-    package func wakeUps(of id: WaitAlertID) -> Int? { drivers[id]?.wakeUps }
+    package func wakeUps(of id: WaitAlertID) -> Int? { sessions[id]?.wakeUps }
 }

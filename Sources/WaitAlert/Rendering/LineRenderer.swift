@@ -41,7 +41,7 @@ public final class LineRenderer: WaitAlertRenderer {
             guard !printed.ended else { return }
             printed.ended = true
             printed.isHolding = false
-            if snapshot.finalText != nil { emitLine(Self.finalLine(for: snapshot)) }
+            if let final = FinalLine.of(snapshot) { emitLine(final.plain) }
         } else if snapshot.isVisible, snapshot.kind == .waitAlert {
             if printed.text == snapshot.text {
                 printed.isHolding = false
@@ -56,15 +56,6 @@ public final class LineRenderer: WaitAlertRenderer {
 
     public func log(_ line: String, from alert: WaitAlertID) {
         emit(line)
-    }
-
-    /// The plain final line of a finished alert: `✔ Done (4.5s)`, `✖ Fetching: reason`,
-    /// `⚠ Fetching: cancelled after 3.1s`.
-    static func finalLine(for snapshot: WaitAlertSnapshot) -> String {
-        let text = snapshot.finalText ?? snapshot.text
-        guard snapshot.kind == .waitAlert, let outcome = snapshot.outcome, let icon = outcome.icon else { return text }
-        guard case .success = outcome, let duration = snapshot.workDuration else { return "\(icon) \(text)" }
-        return "\(icon) \(text) (\(DurationFormat.seconds(duration)))"
     }
 
     /// Writes a progress or final text as exactly one line.

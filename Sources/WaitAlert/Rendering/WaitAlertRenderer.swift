@@ -21,11 +21,24 @@ public protocol WaitAlertRenderer: AnyObject {
     /// Prints `line` above the alerts, on behalf of `alert`.
     func log(_ line: String, from alert: WaitAlertID)
 
-    /// Called once when a presenter starts using the renderer.
-    func didAttach(to presenter: WaitAlertPresenter)
+    /// Called once when a presenter starts using the renderer, with what the renderer may ask of
+    /// it.
+    func didAttach(to context: WaitAlertRendererContext)
+}
+
+/// What a renderer may ask of the presenter that draws through it.
+public struct WaitAlertRendererContext: Sendable {
+    /// Cancels the work of every alert of the presenter; returns whether there was any (a terminal
+    /// renderer's Ctrl-C).
+    public var cancelAllWork: @MainActor @Sendable () -> Bool
+
+    /// Makes a context.
+    public init(cancelAllWork: @escaping @MainActor @Sendable () -> Bool) {
+        self.cancelAllWork = cancelAllWork
+    }
 }
 
 extension WaitAlertRenderer {
-    public func didAttach(to presenter: WaitAlertPresenter) {}
+    public func didAttach(to context: WaitAlertRendererContext) {}
     public func redrawDeadline(for alert: WaitAlertID) -> Duration? { nil }
 }

@@ -21,13 +21,10 @@ enum PendingWakes {
     static func installExitFlush() {
         guard !flushInstalled.exchange(true, ordering: .relaxed) else { return }
         ProcessExit.add(.flush) {
-            // Only where the main actor runs can its drivers be stepped; elsewhere nothing can be done.
+            // Only where the main actor runs can reports be applied; elsewhere nothing can be done.
             guard MainThread.isCurrent else { return }
-            let pending = mailboxes.withLock { Array($0.values) }
-            MainActor.assumeIsolated {
-                let drivers = pending.compactMap(\.driver).sorted { $0.id < $1.id }  // in the order alerts began
-                for driver in drivers { driver.applyReports() }
-            }
+            let pending = mailboxes.withLock { $0.values.sorted { $0.sequence < $1.sequence } }
+            for mailbox in pending { mailbox.applyNowIfOnMainActor() }  // in the order alerts began
         }
     }
 }

@@ -1,23 +1,23 @@
 import Dispatch
 public import Synchronization
 
-/// The single lock between the tasks reporting to an alert and the alert's driver.
+/// The single lock between the tasks reporting to an alert and the alert's session.
 ///
-/// Reports from any thread land here in call order; the driver drains them on the main actor.
+/// Reports from any thread land here in call order; the session drains them on the main actor.
 /// Texts are coalesced (one slot, latest wins), log lines are queued in order, and at most one
-/// main-actor wake-up is pending at any time. An update wakes the driver only while the driver
-/// has said it can show a text at once (`arm`); otherwise the text waits for the driver's next
+/// main-actor wake-up is pending at any time. An update wakes the drainer only while the drainer
+/// has said it can show a text at once (`arm`); otherwise the text waits for the drainer's next
 /// deadline, so a burst of updates costs one slot and no wake-ups. Texts are accepted until the
 /// alert has an outcome; log lines until the work has ended (``close()``), so work that outlives
 /// its alert after a timeout still has its lines printed.
 ///
 /// Log lines waiting to be printed are bounded by `logBacklogLimit`: past it, `log` waits for
-/// the driver to take them, as a write to a full pipe waits for its reader, so a flood into a slow
-/// terminal keeps its memory bounded and loses nothing. On the main thread, which the driver runs
+/// the drainer to take them, as a write to a full pipe waits for its reader, so a flood into a slow
+/// terminal keeps its memory bounded and loses nothing. On the main thread, which the drainer runs
 /// on, `log` prints the backlog itself instead of waiting.
 @usableFromInline
 final class ReportMailbox: Sendable {
-    /// What the driver takes out in one go.
+    /// What the drainer takes out in one go.
     @usableFromInline
     struct Batch {
         @usableFromInline var text: String?
@@ -35,38 +35,58 @@ final class ReportMailbox: Sendable {
         /// Set once the work has ended: later log lines are ignored too.
         var isClosed = false
         @usableFromInline var isArmed = false
-        /// Bytes of log lines not taken by the driver yet (each line counted with its overhead).
+        /// Bytes of log lines not taken by the drainer yet (each line counted with its overhead).
         var backlog = 0
         /// The most `backlog` ever reached, for tests and the benchmark.
         var backlogHighWater = 0
         /// Reporting threads waiting for the backlog to go down.
         var backlogWaiters: [DispatchSemaphore] = []
+        /// The scheduled wake-up, until it runs.
         var wake: Task<Void, Never>?
-        weak var driver: WaitAlertDriver?
+        /// How to reach whoever drains the mailbox, once connected.
+        var wakes: Wake?
 
         /// Kept out of line so the hot `update` path stays a few instructions inside the lock.
         @inline(never) @usableFromInline
         mutating func scheduleWake(_ mailbox: ReportMailbox) {
-            guard wake == nil, let driver else { return }
-            wake = Task { @MainActor in driver.wakeFromMailbox() }
+            guard wake == nil, let scheduled = wakes?.scheduled else { return }
+            wake = Task { @MainActor in scheduled() }
             PendingWakes.insert(mailbox)
         }
     }
 
-    /// The most bytes of log lines that wait for the driver before `log` waits too: 2 MiB.
+    /// How the mailbox reaches whoever drains it, on the main actor: a wake-up it schedules, or a
+    /// drain right now (an ending or a log backlog on the main actor, the exit flush). Given by the
+    /// drainer, so the mailbox depends on nothing above it.
+    struct Wake: Sendable {
+        /// Run by the scheduled wake-up task.
+        var scheduled: @MainActor @Sendable () -> Void
+        /// Drains the mailbox now.
+        var now: @MainActor @Sendable () -> Void
+    }
+
+    /// The most bytes of log lines that wait for the drainer before `log` waits too: 2 MiB.
     static let logBacklogLimit = 2 << 20
 
     @usableFromInline let state = Mutex<State>(State())
 
-    /// Connects the driver that drains this mailbox.
-    func connect(_ driver: WaitAlertDriver) {
-        state.withLock { $0.driver = driver }
+    /// Orders mailboxes by when they were made, so pending reports are applied in that order.
+    let sequence = ReportMailbox.counter.add(1, ordering: .relaxed).newValue
+    private static let counter = Atomic<UInt64>(0)
+
+    /// Connects whoever drains this mailbox.
+    func connect(_ wakes: Wake) {
+        state.withLock { $0.wakes = wakes }
     }
 
-    /// The driver draining this mailbox, while it lives.
-    var driver: WaitAlertDriver? { state.withLock { $0.driver } }
+    /// Drains the mailbox now, on the main actor, if it runs on the calling thread; does nothing
+    /// elsewhere.
+    func applyNowIfOnMainActor() {
+        guard MainThread.isCurrent, let now = state.withLock({ $0.wakes?.now }) else { return }
+        MainActor.assumeIsolated { now() }
+    }
 
-    /// Stores the latest text, waking the driver only if it can show it now.
+    /// Stores the latest text, waking the drainer only if it can show it now.
     @inlinable
     func update(_ text: String) {
         state.withLock { state in
@@ -77,7 +97,7 @@ final class ReportMailbox: Sendable {
         }
     }
 
-    /// Queues a log line and wakes the driver; waits while the backlog is over its limit.
+    /// Queues a log line and wakes the drainer; waits while the backlog is over its limit.
     @usableFromInline
     func log(_ line: String) {
         let overLimit = state.withLock { state -> Bool in
@@ -94,37 +114,36 @@ final class ReportMailbox: Sendable {
     /// The memory a queued line takes besides its bytes, counted against the limit.
     static let lineOverhead = 64
 
-    /// Waits until the driver has taken the log lines; on the main thread, where the driver runs,
+    /// Waits until the drainer has taken the log lines; on the main thread, where the drainer runs,
     /// has it print them now instead (the main actor cannot wait for itself).
     private func waitForBacklog() {
         if MainThread.isCurrent {
-            let driver = self.driver
-            MainActor.assumeIsolated { driver?.applyReports() }
+            applyNowIfOnMainActor()
             return
         }
         let semaphore = DispatchSemaphore(value: 0)
         let waits = state.withLock { state -> Bool in
-            guard state.backlog > Self.logBacklogLimit, !state.isClosed, state.driver != nil else { return false }
+            guard state.backlog > Self.logBacklogLimit, !state.isClosed, state.wakes != nil else { return false }
             state.backlogWaiters.append(semaphore)
             return true
         }
         if waits { semaphore.wait() }
     }
 
-    /// Records the alert's outcome (texts are ignored from now on) and, unless the driver drains
-    /// the mailbox right away itself (`wakesDriver: false`), wakes the driver.
+    /// Records the alert's outcome (texts are ignored from now on) and, unless the drainer drains
+    /// the mailbox right away itself (`wakes: false`), wakes the drainer.
     ///
     /// - Parameter closing: whether the work has ended too, so log lines are ignored as well.
     /// - Returns: `false` when the alert already had an outcome (the first one wins).
     @discardableResult
-    func finish(_ outcome: WaitAlertOutcome, closing: Bool = true, wakesDriver: Bool = true) -> Bool {
+    func finish(_ outcome: WaitAlertOutcome, closing: Bool = true, wakes: Bool = true) -> Bool {
         let (recorded, waiters) = state.withLock { state -> (Bool, [DispatchSemaphore]) in
             var waiters: [DispatchSemaphore] = []
             if closing { waiters = Self.close(&state) }
             guard !state.textsClosed else { return (false, waiters) }
             state.textsClosed = true
             state.batch.outcome = outcome
-            if wakesDriver { state.scheduleWake(self) }
+            if wakes { state.scheduleWake(self) }
             return (true, waiters)
         }
         waiters.forEach { $0.signal() }
@@ -145,7 +164,7 @@ final class ReportMailbox: Sendable {
     /// Whether the alert still waits for an outcome.
     var isOpen: Bool { state.withLock { !$0.textsClosed } }
 
-    /// Takes everything reported since the last drain and disarms until the driver's next `arm`;
+    /// Takes everything reported since the last drain and disarms until the drainer's next `arm`;
     /// lets reporting threads waiting for the backlog go on.
     ///
     /// - Parameter byWake: whether the pending wake-up is the one draining; it is then cleared in
@@ -166,7 +185,7 @@ final class ReportMailbox: Sendable {
         return batch
     }
 
-    /// Sets whether an update should wake the driver; a text already waiting wakes it at once.
+    /// Sets whether an update should wake the drainer; a text already waiting wakes it at once.
     func arm(_ armed: Bool) {
         state.withLock { state in
             state.isArmed = armed

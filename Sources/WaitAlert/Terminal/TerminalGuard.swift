@@ -190,7 +190,7 @@ enum TerminalGuard {
         guard drawn.exchange(false, ordering: .sequentiallyConsistent) else { return }
         let output = output.load(ordering: .sequentiallyConsistent)
         guard output >= 0, isForeground(output) else { return }
-        _ = StandardError.writeAll(UnsafeRawBufferPointer(context.restore), to: output)
+        _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.restore), to: output)
     }
 
     /// Whether this process's group is the foreground process group of the terminal `descriptor`

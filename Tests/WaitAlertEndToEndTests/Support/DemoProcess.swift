@@ -225,9 +225,18 @@
 
         // MARK: - Waiting
 
-        /// Waits until `text` shows on ``screen``.
+        /// Waits until the demo has drawn `text`: it is on ``screen``, or was (a busy machine may
+        /// read the output late, after a later text replaced it).
         func waitFor(text: String, timeout: Duration = .seconds(15)) async throws {
-            try await waitUntil("\"\(text)\" on screen", timeout: timeout) { $0.screen.screen.contains(text) }
+            try await waitUntil("\"\(text)\" drawn", timeout: timeout) { demo in
+                demo.screen.screen.contains(text) || demo.output.contains(bytes: text)
+            }
+        }
+
+        /// Waits until a spinner line is on ``screen``: the alert is showing and its work runs
+        /// (from the grace delay to the end of the work: a window of seconds, not a single text's).
+        func waitForSpinner(timeout: Duration = .seconds(15)) async throws {
+            try await waitUntil("a spinner line on screen", timeout: timeout) { !spinnerLines($0.screen).isEmpty }
         }
 
         /// Reads output until `condition` holds; fails with the screen after `timeout`, or as soon as

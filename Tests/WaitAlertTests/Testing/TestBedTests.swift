@@ -187,4 +187,28 @@ struct TestBedTests {
         try? await late.value
         #expect(!late.isCancelled)
     }
+
+    /// Code under test that shows alerts without naming a presenter shows them on the bed when
+    /// started by it, or inside `withWaitAlertPresenter`.
+    @Test func codeThatNamesNoPresenterShowsItsAlertsOnTheBed() async throws {
+        let bed = WaitAlertTestBed()
+        let work = bed.start { try await Self.synchronize(clock: bed.clock) }
+        await bed.advance(by: .seconds(1))
+        #expect(bed.recorder.latest?.text == "Syncing…")
+        #expect(try await bed.run(until: work) == "synced")
+        let other = WaitAlertTestBed(timing: .immediate)
+        await withWaitAlertPresenter(other.presenter) {
+            showToast("Saved")
+            #expect(WaitAlertPresenter.current === other.presenter)
+        }
+        #expect(other.recorder.texts == ["Saved"])
+    }
+
+    /// Code that knows nothing of tests: it uses the current presenter.
+    nonisolated private static func synchronize(clock: ManualClock) async throws -> String {
+        try await withWaitAlert("Syncing…") { _ in
+            try await clock.sleep(for: .seconds(2))
+            return "synced"
+        }
+    }
 }

@@ -16,9 +16,9 @@ import Synchronization
 /// Interactive when standard error is a terminal and `TERM` is set and not `dumb`. Writes retry
 /// after `EINTR` and partial writes; after any other error (a closed pipe, `EPIPE`) the device is
 /// marked broken and every later write returns `false` without touching the descriptor.
-public final class StandardError: WaitAlertTerminal {
+public final class WaitAlertStandardError: WaitAlertTerminal {
     /// The process's standard error.
-    public static let shared = StandardError(descriptor: STDERR_FILENO)
+    public static let shared = WaitAlertStandardError(descriptor: STDERR_FILENO)
 
     /// The file descriptor written to.
     public let descriptor: Int32

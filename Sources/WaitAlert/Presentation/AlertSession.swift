@@ -1,0 +1,153 @@
+/// One alert's imperative shell: its timeline, the mailbox its work reports to, and the work's
+/// cancellation.
+///
+/// A session never draws and never schedules. Each ``step(at:byWake:reportsAt:)`` drains the
+/// mailbox, applies the reports and every deadline due, and returns what happened as an
+/// ``AlertStep``; the presenter fans that out to the model and the renderers, removes the alert
+/// once it is gone, and schedules the next wake-up.
+@MainActor
+final class AlertSession {
+    let model: WaitAlertModel
+    let mailbox: ReportMailbox
+    private(set) var timeline: WaitAlertTimeline
+    /// Whether spinner frames and animation steps count as changes (some renderer draws them).
+    private let wantsFrames: Bool
+    /// The presenter, held only so that it lives as long as its alerts (it releases them once gone).
+    private let owner: AnyObject
+    nonisolated let clock: AlertClock
+    /// Where the work of `withWaitAlert` runs when not isolated to an actor (the presenter's).
+    nonisolated let workExecutor: (any TaskExecutor)?
+
+    /// Cancels the work the alert is waiting for; called when the timeout elapses or on request.
+    var cancelWork: (@Sendable () -> Void)?
+    /// How many times a wake-up (timer or report) ran a step.
+    var wakeUps = 0
+
+    init(
+        text: String, timing: WaitAlertTiming, kind: WaitAlertKind, clock: AlertClock, wantsFrames: Bool,
+        workExecutor: (any TaskExecutor)?, mailbox: ReportMailbox, owner: AnyObject
+    ) {
+        self.mailbox = mailbox
+        self.clock = clock
+        self.wantsFrames = wantsFrames
+        self.workExecutor = workExecutor
+        self.owner = owner
+        self.timeline = WaitAlertTimeline(text: text, timing: timing, kind: kind, at: clock.now())
+        self.model = WaitAlertModel(id: .next(), snapshot: timeline.snapshot(at: timeline.now))
+    }
+
+    /// Once no one holds the session, nothing drains its mailbox: reports are ignored from then on,
+    /// and threads waiting for the log backlog go on.
+    deinit {
+        mailbox.close()
+    }
+
+    var id: WaitAlertID { model.id }
+    var isGone: Bool { timeline.phase == .gone }
+    /// Whether the timing's timeout ended the alert.
+    var didTimeOut: Bool { timeline.outcome == .timedOut }
+
+    /// Applies everything reported and everything due at `now`.
+    ///
+    /// Reports drained now were made since the last step, before this wake-up: they are placed
+    /// just before the first deadline that passed meanwhile. So an alert that appears at this step
+    /// shows the latest text reported before it appeared, and a newer text replaces one waiting
+    /// for its slot instead of queueing behind it.
+    ///
+    /// - Parameters:
+    ///   - byWake: whether the mailbox's wake-up runs this step.
+    ///   - reportsAt: when the work ended, measured where it happened, if known; its outcome is
+    ///     placed there.
+    func step(at now: Duration, byWake: Bool = false, reportsAt: Duration? = nil) -> AlertStep {
+        let batch = mailbox.drain(byWake: byWake)
+        // Work that outlives its alert (after a timeout) still has its lines printed.
+        guard !isGone else { return AlertStep(logs: batch.logs, current: model.snapshot) }
+        let beforeFirstDue = timeline.nextDeadline.flatMap { $0 <= now ? $0 - .init(attoseconds: 1) : nil }
+        let reported = min(beforeFirstDue ?? now, reportsAt ?? now, now)
+        let ended = reportsAt.map { min($0, now) } ?? reported
+        var actions: [WaitAlertTimeline.Action] = []
+        // In call order: the log lines made before the latest text, the text, the rest, the end.
+        let logsBeforeText = batch.text == nil ? batch.logs.count : batch.logsBeforeText
+        for line in batch.logs[..<logsBeforeText] { actions += timeline.send(.log(line), at: reported) }
+        if let text = batch.text { actions += timeline.send(.update(text), at: reported) }
+        for line in batch.logs[logsBeforeText...] { actions += timeline.send(.log(line), at: reported) }
+        if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: ended) }
+        actions += timeline.advance(to: now)
+
+        var step = AlertStep(current: timeline.snapshot(at: now))
+        for action in actions {
+            switch action {
+            case .log(let line): step.logs.append(line)
+            case .timedOut: timeOut()
+            case .completed(let completion): step.completion = completion
+            }
+        }
+        let previous = model.snapshot
+        if step.current != previous, wantsFrames || !step.current.differsOnlyInSpinnerFrame(from: previous) {
+            step.snapshot = step.current
+        }
+        if step.completion != nil {
+            cancelWork = nil
+        } else {
+            step.nextDeadline = nextDeadline(after: now)
+        }
+        return step
+    }
+
+    /// The timeout elapsed: texts are ignored from now on (log lines still print while the work
+    /// winds down), and the work is cancelled.
+    private func timeOut() {
+        mailbox.finish(.timedOut, closing: false, wakes: false)
+        cancelWork?()
+    }
+
+    /// When the session next needs to run: its timeline's deadline, the instant a text waiting in
+    /// the mailbox may show, the next animation frame.
+    private func nextDeadline(after now: Duration) -> Duration? {
+        let slot = timeline.nextTextSlot
+        mailbox.arm(slot.map { $0 <= now } ?? false)
+        var deadlines = [timeline.nextDeadline]
+        if let slot, slot > now { deadlines.append(slot) }
+        if wantsFrames { deadlines.append(timeline.nextFrame(after: now)) }
+        return deadlines.compactMap { $0 }.min()
+    }
+}
+
+/// What one step of a session did, for the presenter to carry out.
+struct AlertStep {
+    /// Lines to print above the alerts, in order.
+    var logs: [String] = []
+    /// The new snapshot, when the alert looks different (for the model and every renderer).
+    var snapshot: WaitAlertSnapshot?
+    /// How the alert looks now, changed or not (for a renderer that wants to draw it again).
+    var current: WaitAlertSnapshot
+    /// Set once the alert is gone: its completion fires and the presenter lets it go.
+    var completion: WaitAlertCompletion?
+    /// When the session must run again, if anything is due.
+    var nextDeadline: Duration?
+}
+
+extension AlertSession {
+    /// Lets the session cancel the work on timeout or on request.
+    func attach(cancel: @escaping @Sendable () -> Void) {
+        if didTimeOut { cancel() } else if mailbox.isOpen { cancelWork = cancel }
+    }
+
+    /// The instant the timing's timeout ends the alert, if it has one.
+    var timeoutDeadline: Duration? { timeline.timing.timeout.map { timeline.beganAt + $0 } }
+
+    /// Whether the timeout ended the alert before the work did, the work having ended at
+    /// `instant` (if known): work that ended before the deadline was not timed out, even when its
+    /// result reaches the main actor after it.
+    func timedOut(workEndedAt instant: Duration?) -> Bool {
+        didTimeOut && !(instant.map { $0 < timeoutDeadline ?? .zero } ?? false)
+    }
+
+    /// Whether a wake-up from a report is pending.
+    var hasWakePending: Bool { mailbox.pendingWake != nil }
+
+    /// Waits for the pending wake-up from a report to run.
+    func settle() async {
+        await mailbox.pendingWake?.value
+    }
+}
