@@ -13,8 +13,6 @@ let package = Package(
     products: [
         .library(name: "WaitAlert", targets: ["WaitAlert"]),
         .library(name: "WaitAlertTesting", targets: ["WaitAlertTesting"]),
-        .executable(name: "wait-alert-demo", targets: ["wait-alert-demo"]),
-        .executable(name: "wait-alert-bench", targets: ["wait-alert-bench"]),
     ],
     targets: [
         .target(name: "WaitAlert", swiftSettings: strict),

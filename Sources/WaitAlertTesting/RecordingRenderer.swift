@@ -46,7 +46,7 @@ public final class RecordingRenderer: WaitAlertRenderer {
 
     /// The distinct texts shown, in order (consecutive repeats collapsed), excluding hidden phases.
     public var texts: [String] {
-        snapshots.filter(\.isVisible).map(\.text).reduce(into: []) { texts, text in
+        snapshots.filter(\.isOnScreen).map(\.text).reduce(into: []) { texts, text in
             if texts.last != text { texts.append(text) }
         }
     }

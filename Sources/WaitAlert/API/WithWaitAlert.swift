@@ -36,7 +36,7 @@ import Synchronization
 /// - Cancelling the calling task cancels the work; the alert ends as cancelled, and a
 ///   `CancellationError` thrown by the work is rethrown as it is, never shown as a failure.
 /// - An error thrown by the work ends the alert as a failure, and is rethrown unchanged.
-/// - With a timing that has a timeout, the work is cancelled when it elapses, the alert ends as
+/// - With a timeout (`timeout:`, or the timing's), the work is cancelled when it elapses, the alert ends as
 ///   timed out, and ``WaitAlertTimeoutError`` is thrown once the work has returned, whatever it
 ///   returned or threw while being cancelled. Work that ended before the deadline is never
 ///   reported as timed out, even when its result reaches the main actor after it. Log lines the
@@ -48,23 +48,28 @@ import Synchronization
 ///     trailing ellipsis.
 ///   - failure: the final text on failure, made from the error; `nil` shows the title and the
 ///     error's description.
+///   - timeout: cancels the work after this long and ends the alert as timed out; `nil` keeps
+///     the timing's (none by default).
 ///   - timing: the alert's timing; `nil` uses the presenter's.
 ///   - presenter: where the alert appears; `nil` uses ``WaitAlertPresenter/current``.
 ///   - isolation: the caller's actor, where the work starts; filled in by the compiler.
 ///   - operation: the work, given a reporter to update the text and print log lines.
 /// - Returns: what `operation` returned.
-/// - Throws: what `operation` threw, or ``WaitAlertTimeoutError``.
+/// - Throws: what `operation` threw, ``WaitAlertTimeoutError``, or ``WaitAlertConfigurationError``
+///   (before the work starts) when `timeout` is not positive or too long.
 public func withWaitAlert<Value: Sendable>(
     _ title: String,
     success: ((Value) -> String)? = nil,
     failure: ((any Error) -> String)? = nil,
+    timeout: Duration? = nil,
     timing: WaitAlertTiming? = nil,
     presenter: WaitAlertPresenter? = nil,
     isolation: isolated (any Actor)? = #isolation,
     @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
 ) async throws -> Value {
     let mailbox = ReportMailbox()
-    let (presenter, session) = await begin(title, timing: timing, presenter: presenter, mailbox: mailbox)
+    let (presenter, session) = try await begin(
+        title, timeout: timeout, timing: timing, presenter: presenter, mailbox: mailbox)
     // The work leaves its result and the instant it ended in `finished`, so work that ended
     // while starting needs no await, and its end is placed on the timeline where it happened.
     let finished = FinishedWork<Value>(clock: session.clock)
@@ -100,7 +105,7 @@ public func withWaitAlert<Value: Sendable>(
 
 /// Runs `operation` while a wait alert shows its progress, ending with the fixed text `success`.
 ///
-/// The same as ``withWaitAlert(_:success:failure:timing:presenter:isolation:operation:)`` with
+/// The same as ``withWaitAlert(_:success:failure:timeout:timing:presenter:isolation:operation:)`` with
 /// `success: { _ in success }`.
 ///
 /// ```swift
@@ -109,13 +114,14 @@ public func withWaitAlert<Value: Sendable>(
 public func withWaitAlert<Value: Sendable>(
     _ title: String,
     success: String,
+    timeout: Duration? = nil,
     timing: WaitAlertTiming? = nil,
     presenter: WaitAlertPresenter? = nil,
     isolation: isolated (any Actor)? = #isolation,
     @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
 ) async throws -> Value {
     try await withWaitAlert(
-        title, success: { _ in success }, failure: nil, timing: timing, presenter: presenter,
+        title, success: { _ in success }, failure: nil, timeout: timeout, timing: timing, presenter: presenter,
         isolation: isolation, operation: operation)
 }
 
@@ -164,11 +170,15 @@ extension WaitAlertOutcome {
     }
 }
 
-/// Begins an alert on `presenter` (the current one if `nil`) that drains `mailbox`.
+/// Begins an alert on `presenter` (the current one if `nil`) that drains `mailbox`, with
+/// `timeout` (if given) in place of the timing's.
 @MainActor
 private func begin(
-    _ title: String, timing: WaitAlertTiming?, presenter: WaitAlertPresenter?, mailbox: ReportMailbox
-) -> (WaitAlertPresenter, AlertSession) {
+    _ title: String, timeout: Duration?, timing: WaitAlertTiming?, presenter: WaitAlertPresenter?,
+    mailbox: ReportMailbox
+) throws(WaitAlertConfigurationError) -> (WaitAlertPresenter, AlertSession) {
     let presenter = presenter ?? .current
+    var timing = timing ?? presenter.timing
+    if let timeout { timing = try timing.withTimeout(timeout) }
     return (presenter, presenter.begin(title, timing: timing, mailbox: mailbox))
 }

@@ -42,7 +42,7 @@ public final class LineRenderer: WaitAlertRenderer {
             printed.ended = true
             printed.isHolding = false
             if let final = FinalLine.of(snapshot) { emitLine(final.plain) }
-        } else if snapshot.isVisible, snapshot.kind == .waitAlert {
+        } else if snapshot.isOnScreen, snapshot.kind == .waitAlert {
             if printed.text == snapshot.text {
                 printed.isHolding = false
             } else if printed.text == nil || instant - printed.at >= minimumInterval {

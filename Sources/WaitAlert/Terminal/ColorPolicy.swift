@@ -29,7 +29,7 @@ public enum ColorPolicy: Sendable, Hashable {
     /// - Parameters:
     ///   - interactive: whether the overlay draws on an interactive terminal.
     ///   - variables: the environment to read; the process's by default.
-    public func usesColor(interactive: Bool, variables: [String: String]? = nil) -> Bool {
+    package func usesColor(interactive: Bool, variables: [String: String]? = nil) -> Bool {
         switch self {
         case .always: return true
         case .never: return false

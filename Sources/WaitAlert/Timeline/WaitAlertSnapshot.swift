@@ -32,8 +32,42 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     /// How long the work ran, once it finished.
     public var workDuration: Duration?
 
-    /// Whether anything of the alert is on screen.
-    public var isVisible: Bool { phase.isOnScreen }
+    /// Whether anything of the alert is on screen (appearing, visible, lingering or fading).
+    public var isOnScreen: Bool { phase.isOnScreen }
+
+    /// Makes a snapshot; by default a fully visible wait alert, for custom renderers' tests and
+    /// SwiftUI previews.
+    ///
+    /// ```swift
+    /// AlertView(snapshot: WaitAlertSnapshot(text: "Uploading…", spinnerFrame: 3, spinnerGlyph: "⠸"))
+    /// ```
+    public init(
+        phase: WaitAlertPhase = .visible,
+        text: String,
+        textSince: Duration = .zero,
+        spinnerFrame: Int? = nil,
+        spinnerGlyph: String? = nil,
+        opacity: Double = 1,
+        scale: Double = 1,
+        kind: WaitAlertKind = .waitAlert,
+        outcome: WaitAlertOutcome? = nil,
+        finalText: String? = nil,
+        wasShown: Bool = true,
+        workDuration: Duration? = nil
+    ) {
+        self.phase = phase
+        self.text = text
+        self.textSince = textSince
+        self.spinnerFrame = spinnerFrame
+        self.spinnerGlyph = spinnerGlyph
+        self.opacity = opacity
+        self.scale = scale
+        self.kind = kind
+        self.outcome = outcome
+        self.finalText = finalText
+        self.wasShown = wasShown
+        self.workDuration = workDuration
+    }
 
     /// Whether `other` looks the same but for the spinner's frame.
     func differsOnlyInSpinnerFrame(from other: WaitAlertSnapshot) -> Bool {

@@ -24,9 +24,8 @@ public struct WaitAlertTimeline: Sendable {
         /// printed.
         case log(String)
         /// The work ended; the alert shows the outcome's final text, lingers, then fades.
+        /// `.finish(.dismissed)` removes the alert now: it fades out at once, skipping every minimum.
         case finish(WaitAlertOutcome)
-        /// Remove the alert now: fade out at once, skipping every minimum.
-        case dismiss
     }
 
     /// Something the owner of the timeline must carry out.
@@ -95,7 +94,7 @@ extension WaitAlertTimeline {
         switch event {
         case .update(let newText): update(newText, at: now)
         case .log(let line): actions.append(.log(line))
-        case .finish(.dismissed), .dismiss: dismiss(at: now, actions: &actions)
+        case .finish(.dismissed): dismiss(at: now, actions: &actions)
         case .finish(let outcome): finish(outcome, at: now, actions: &actions)
         }
     }
@@ -184,7 +183,7 @@ extension WaitAlertTimeline {
     ///
     /// A driver uses this to decide whether a report should wake it (the instant has passed) or can
     /// wait for a later wake-up (it has not): that is what makes coalescing real.
-    public var nextTextSlot: Duration? {
+    var nextTextSlot: Duration? {
         guard phase == .appearing || phase == .visible, finishedAt == nil, pendingText == nil else { return nil }
         return textSince + timing.minimumPerMessage
     }

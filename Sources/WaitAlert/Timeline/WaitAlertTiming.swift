@@ -101,9 +101,7 @@ extension WaitAlertTiming {
         minimumDisplay: Duration? = nil,
         minimumPerMessage: Duration? = nil,
         finalMessage: ReadingTime? = nil,
-        fadeOut: Duration? = nil,
-        timeout: Duration?? = nil,
-        spinner: Spinner?? = nil
+        fadeOut: Duration? = nil
     ) throws(WaitAlertConfigurationError) -> WaitAlertTiming {
         try WaitAlertTiming(
             grace: grace ?? self.grace,
@@ -112,9 +110,27 @@ extension WaitAlertTiming {
             minimumPerMessage: minimumPerMessage ?? self.minimumPerMessage,
             finalMessage: finalMessage ?? self.finalMessage,
             fadeOut: fadeOut ?? self.fadeOut,
-            timeout: timeout ?? self.timeout,
-            spinner: spinner ?? self.spinner
+            timeout: self.timeout,
+            spinner: self.spinner
         )
+    }
+
+    /// A copy that cancels the work after `timeout` (`nil`: never), checked again.
+    ///
+    /// Where work is wrapped, `withWaitAlert("…", timeout: .seconds(30))` reads better.
+    ///
+    /// - Throws: ``WaitAlertConfigurationError`` when `timeout` is not positive or too long.
+    public func withTimeout(_ timeout: Duration?) throws(WaitAlertConfigurationError) -> WaitAlertTiming {
+        try WaitAlertTiming(
+            grace: grace, appear: appear, minimumDisplay: minimumDisplay, minimumPerMessage: minimumPerMessage,
+            finalMessage: finalMessage, fadeOut: fadeOut, timeout: timeout, spinner: spinner)
+    }
+
+    /// A copy with another spinner (`nil`: none, as a toast).
+    public func withSpinner(_ spinner: Spinner?) -> WaitAlertTiming {
+        var copy = self
+        copy.spinner = spinner
+        return copy
     }
 
     // The presets below are constant and valid; `try!` cannot fail for them.

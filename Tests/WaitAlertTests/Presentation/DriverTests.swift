@@ -181,7 +181,7 @@ struct DriverTests {
     /// overflow): the timer wakes at most a century ahead and sleeps again.
     @Test func farDeadlinesOnTheSystemClockAreSimplyFar() throws {
         let centuries = Duration.seconds(300 * 31_557_600)
-        let presenter = WaitAlertPresenter(timing: try .default.with(grace: centuries, timeout: centuries * 2))
+        let presenter = WaitAlertPresenter(timing: try .default.with(grace: centuries).withTimeout(centuries * 2))
         let alert = showWaitAlert("Far away", presenter: presenter)
         let armed = try #require(presenter.timerDeadline)
         #expect(armed > .seconds(99 * 31_557_600) && armed < centuries)
@@ -192,7 +192,7 @@ struct DriverTests {
     /// On a manual clock the same far deadlines are reached a century at a time.
     @Test func farDeadlinesOnAManualClockAreReached() async throws {
         let centuries = Duration.seconds(300 * 31_557_600)
-        let bed = WaitAlertTestBed(timing: try .default.with(timeout: centuries))
+        let bed = WaitAlertTestBed(timing: try .default.withTimeout(centuries))
         let alert = showWaitAlert("Patient", presenter: bed.presenter)
         await bed.advance(by: centuries - .seconds(1))
         #expect(alert.model.snapshot.phase == .visible)

@@ -73,7 +73,7 @@ struct WithWaitAlertTests {
     }
 
     @Test func timeoutCancelsTheWorkAndThrows() async throws {
-        let bed = WaitAlertTestBed(timing: try WaitAlertTiming.default.with(timeout: .seconds(2)))
+        let bed = WaitAlertTestBed(timing: try WaitAlertTiming.default.withTimeout(.seconds(2)))
         let observedCancellation = Gate()
         let task = Task {
             try await withWaitAlert("Slow…", presenter: bed.presenter) { _ -> Int in
@@ -102,7 +102,7 @@ struct WithWaitAlertTests {
         }
         #expect(value == "done")
         await bed.settle()
-        #expect(bed.recorder.snapshots.allSatisfy { !$0.isVisible })
+        #expect(bed.recorder.snapshots.allSatisfy { !$0.isOnScreen })
         #expect(bed.recorder.latest?.phase == .gone)
         #expect(bed.recorder.latest?.wasShown == false)
         #expect(bed.presenter.alerts.isEmpty)
@@ -227,7 +227,7 @@ struct WithWaitAlertTests {
     /// Work that ignores cancellation outlives its timed-out alert; its log lines still print,
     /// until it ends.
     @Test func logLinesAfterATimeoutArePrintedUntilTheWorkEnds() async throws {
-        let bed = WaitAlertTestBed(timing: try WaitAlertTiming.default.with(timeout: .seconds(1)))
+        let bed = WaitAlertTestBed(timing: try WaitAlertTiming.default.withTimeout(.seconds(1)))
         let cancelled = Gate()
         let finish = TestGate()
         let escaped = Mutex<WaitAlertReporter?>(nil)
@@ -256,5 +256,44 @@ struct WithWaitAlertTests {
         escaped.withLock { $0 }?.log("after the work ended")
         await bed.settle()
         #expect(bed.recorder.logs.count == 2, "reports after the work ended are ignored")
+    }
+
+    /// `timeout:` where the work is wrapped; an invalid one is an error before the work starts.
+    @Test func aTimeoutWhereTheWorkIsWrapped() async throws {
+        let bed = WaitAlertTestBed()
+        let work = bed.start {
+            try await withWaitAlert("Slow…", timeout: .seconds(2), presenter: bed.presenter) { _ in
+                try await bed.clock.sleep(for: .seconds(10))
+            }
+        }
+        await #expect(throws: WaitAlertTimeoutError.self) { try await bed.run(until: work) }
+        #expect(bed.recorder.latest?.finalText == "Slow: timed out after 2.0s")
+        var started = false
+        await #expect(throws: WaitAlertConfigurationError.nonPositiveDuration("timeout", .zero)) {
+            try await withWaitAlert("Never", timeout: .zero, presenter: bed.presenter) { _ in started = true }
+        }
+        #expect(!started)
+        await bed.run()
+    }
+
+    /// A snapshot made by hand, as a custom renderer's test or a SwiftUI preview does.
+    @Test func aSnapshotCanBeMadeByHand() {
+        let snapshot = WaitAlertSnapshot(text: "Uploading…", spinnerFrame: 3, spinnerGlyph: "⠸")
+        #expect(snapshot.isOnScreen && snapshot.phase == .visible && snapshot.opacity == 1)
+        let done = WaitAlertSnapshot(
+            phase: .lingering, text: "Done", outcome: .success("Done"), finalText: "Done", workDuration: .seconds(2))
+        let line = TerminalOverlayProbe.finalLine(of: done)
+        #expect(line == "✔ Done (2.0s)")
+    }
+}
+
+/// Draws `snapshot` with a plain `TerminalOverlay` and returns the line it leaves.
+@MainActor
+enum TerminalOverlayProbe {
+    static func finalLine(of snapshot: WaitAlertSnapshot) -> String? {
+        let terminal = InMemoryTerminal(columns: 40, rows: 4, isInteractive: false)
+        let overlay = TerminalOverlay(terminal: terminal)
+        overlay.render(snapshot, of: WaitAlertID(), at: .zero)
+        return terminal.lines.last
     }
 }

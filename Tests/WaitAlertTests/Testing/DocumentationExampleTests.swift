@@ -55,7 +55,7 @@ import WaitAlertTesting
 }
 
 @Test @MainActor func aTimeoutEndsTheAlert() async throws {
-    let bed = WaitAlertTestBed(timing: try .default.with(timeout: .seconds(5)))
+    let bed = WaitAlertTestBed(timing: try .default.withTimeout(.seconds(5)))
     let gate = TestGate()
     let work = bed.start {
         try await withWaitAlert("Syncing…", presenter: bed.presenter) { _ in try await gate.wait() }

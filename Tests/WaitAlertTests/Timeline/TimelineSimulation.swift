@@ -22,7 +22,7 @@ struct TimelineScenario: CustomStringConvertible {
             switch roll {
             case 0..<60: events.append((now, .update("text \(index) \(String(repeating: "x", count: roll % 7))")))
             case 60..<75: events.append((now, .log("line \(index)")))
-            case 75..<80: events.append((now, .dismiss))
+            case 75..<80: events.append((now, .finish(.dismissed)))
             default: events.append((now, .finish(Self.randomOutcome(using: &rng))))
             }
         }
@@ -134,7 +134,7 @@ struct TimelineTrace {
 
     var wasDismissed: Bool {
         reports.contains {
-            if case .dismiss = $0.event { true } else if case .finish(.dismissed) = $0.event { true } else { false }
+            if case .finish(.dismissed) = $0.event { true } else { false }
         }
     }
 

@@ -73,7 +73,7 @@ struct TimingTests {
         var cancelled = WaitAlertTimeline(text: "Fetching files…", timing: .default)
         _ = cancelled.send(.finish(.cancelled), at: .milliseconds(3100))
         #expect(cancelled.finalText == "Fetching files: cancelled after 3.1s")
-        var timedOut = WaitAlertTimeline(text: "Fetching files…", timing: try! .default.with(timeout: .seconds(30)))
+        var timedOut = WaitAlertTimeline(text: "Fetching files…", timing: try! .default.withTimeout(.seconds(30)))
         _ = timedOut.advance(to: .seconds(40))
         #expect(timedOut.outcome == .timedOut)
         #expect(timedOut.finalText == "Fetching files: timed out after 30.0s")
