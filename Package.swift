@@ -35,6 +35,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "WaitAlertTestingTests",
+            dependencies: ["WaitAlert", "WaitAlertTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "WaitAlertEndToEndTests",
             dependencies: ["WaitAlertTesting", "wait-alert-demo"],
             swiftSettings: strict

@@ -147,14 +147,14 @@ struct DriverTests {
     @Test func modelIsObservable() async {
         let bed = WaitAlertTestBed()
         let alert = showWaitAlert("Watching", presenter: bed.presenter)
-        let changed = Gate()
+        let changed = TestGate()
         withObservationTracking {
             _ = alert.model.snapshot
         } onChange: {
             changed.open()
         }
         await bed.advance(by: .seconds(1))
-        await changed.wait()
+        await changed.waitIgnoringCancellation()
         #expect(alert.model.snapshot.phase == .visible)
         #expect(bed.presenter.alerts.map(\.id) == [alert.model.id])
         alert.dismiss()

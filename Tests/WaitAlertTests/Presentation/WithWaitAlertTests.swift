@@ -12,10 +12,10 @@ struct WithWaitAlertTests {
 
     @Test func returnsTheValueWithoutWaitingForTheLinger() async throws {
         let bed = WaitAlertTestBed()
-        let gate = Gate()
+        let gate = TestGate()
         let task = Task {
             try await withWaitAlert("Uploading picture…", presenter: bed.presenter) { _ in
-                await gate.wait()
+                try await gate.wait()
                 return 42
             }
         }
@@ -35,10 +35,10 @@ struct WithWaitAlertTests {
 
     @Test func rethrowsTheErrorUnchangedAndShowsItsDescription() async throws {
         let bed = WaitAlertTestBed()
-        let gate = Gate()
+        let gate = TestGate()
         let task = Task {
             try await withWaitAlert("Uploading…", presenter: bed.presenter) { _ -> Int in
-                await gate.wait()
+                try await gate.wait()
                 throw UploadError()
             }
         }
@@ -54,7 +54,7 @@ struct WithWaitAlertTests {
 
     @Test func cancellingTheCallerCancelsTheWorkAndEndsAsCancelled() async throws {
         let bed = WaitAlertTestBed()
-        let started = Gate()
+        let started = TestGate()
         let task = Task {
             try await withWaitAlert("Working…", presenter: bed.presenter) { _ -> Int in
                 started.open()
@@ -62,7 +62,7 @@ struct WithWaitAlertTests {
                 return 1
             }
         }
-        await started.wait()
+        await started.waitIgnoringCancellation()
         await bed.advance(by: .seconds(1))
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -74,11 +74,11 @@ struct WithWaitAlertTests {
 
     @Test func timeoutCancelsTheWorkAndThrows() async throws {
         let bed = WaitAlertTestBed(timing: try WaitAlertTiming.default.withTimeout(.seconds(2)))
-        let observedCancellation = Gate()
+        let observedCancellation = TestGate()
         let task = Task {
             try await withWaitAlert("Slow…", presenter: bed.presenter) { _ -> Int in
                 await withTaskCancellationHandler {
-                    await Gate().wait()
+                    try? await TestGate().wait()
                 } onCancel: {
                     observedCancellation.open()
                 }
@@ -87,7 +87,7 @@ struct WithWaitAlertTests {
         }
         _ = await bed.recorder.snapshot()
         await bed.advance(by: .seconds(2))
-        await observedCancellation.wait()
+        await observedCancellation.waitIgnoringCancellation()
         await #expect(throws: WaitAlertTimeoutError.self) { try await task.value }
         await bed.run()
         #expect(
@@ -205,7 +205,7 @@ struct WithWaitAlertTests {
     /// not the title held for the minimum per message.
     @Test func theAlertAppearsWithTheLatestTextReportedDuringTheGrace() async throws {
         let bed = WaitAlertTestBed()
-        let started = Gate()
+        let started = TestGate()
         let task = Task {
             try await withWaitAlert("Building…", presenter: bed.presenter) { alert in
                 alert.update("[1/5] Resolving…")
@@ -214,7 +214,7 @@ struct WithWaitAlertTests {
                 try await bed.clock.sleep(for: .seconds(3))
             }
         }
-        await started.wait()
+        await started.waitIgnoringCancellation()
         await bed.advance(to: .milliseconds(500))
         #expect(bed.recorder.latest?.phase == .appearing)
         #expect(bed.recorder.latest?.text == "[2/5] Compiling…")
@@ -228,7 +228,7 @@ struct WithWaitAlertTests {
     /// until it ends.
     @Test func logLinesAfterATimeoutArePrintedUntilTheWorkEnds() async throws {
         let bed = WaitAlertTestBed(timing: try WaitAlertTiming.default.withTimeout(.seconds(1)))
-        let cancelled = Gate()
+        let cancelled = TestGate()
         let finish = TestGate()
         let escaped = Mutex<WaitAlertReporter?>(nil)
         let task = Task {
@@ -244,7 +244,7 @@ struct WithWaitAlertTests {
         }
         _ = await bed.recorder.snapshot()  // the work has started
         await bed.advance(by: .seconds(1))
-        await cancelled.wait()  // the alert has ended; the work has not
+        await cancelled.waitIgnoringCancellation()  // the alert has ended; the work has not
         #expect(bed.recorder.snapshots.contains { $0.outcome == .timedOut })
         escaped.withLock { $0 }?.log("while winding down")
         await bed.run()  // the alert fades out and is removed; the work still runs

@@ -217,10 +217,10 @@ struct OverlayTests {
     }
 
     @Test func brokenTerminalStopsDrawingWithoutFailingTheWork() async throws {
-        let gate = Gate()
+        let gate = TestGate()
         let task = Task {
             try await withWaitAlert("Working", presenter: bed.presenter) { alert in
-                await gate.wait()
+                try await gate.wait()
                 alert.update("still working")
                 return "value"
             }

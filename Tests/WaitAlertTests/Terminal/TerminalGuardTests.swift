@@ -1,4 +1,5 @@
 import Testing
+import WaitAlertTesting
 
 @testable import WaitAlert
 
@@ -29,7 +30,7 @@ struct TerminalGuardTests {
             close(pipeEnds[1])
         }
         let before = TerminalGuard.guardedSignals.map(Self.handler(of:))
-        let resized = Gate()
+        let resized = TestGate()
         TerminalGuard.activate(
             output: pipeEnds[1], handlesSignals: true,
             handlers: .init(interrupt: {}, resize: { resized.open() }, resume: {})
@@ -37,7 +38,7 @@ struct TerminalGuardTests {
         #expect(TerminalGuard.isActive)
         #expect(Self.handler(of: SIGWINCH) != before[TerminalGuard.guardedSignals.firstIndex(of: SIGWINCH)!])
         kill(getpid(), SIGWINCH)
-        await resized.wait()  // the resize handler ran
+        await resized.waitIgnoringCancellation()  // the resize handler ran
         TerminalGuard.deactivate()
         #expect(!TerminalGuard.isActive)
         #expect(TerminalGuard.guardedSignals.map(Self.handler(of:)) == before)

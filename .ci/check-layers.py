@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Check that the folders of Sources/WaitAlert depend on each other only downward.
+
+Each folder is a layer. A folder depends on another when one of its files names a type, a free
+function or a global declared at the top level of a file in the other folder (comments and
+string literals do not count). The script prints the graph it found and fails when an edge is not
+in ALLOWED, or when the graph has a cycle.
+
+Usage: .ci/check-layers.py
+"""
+
+import os
+import re
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "WaitAlert")
+
+# Arrows run downward: API is the composition root; Process, Text and Timeline are the floor.
+ALLOWED = {
+    "API": {"Presentation", "Reporting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
+    "Presentation": {"Reporting", "Rendering", "Timeline", "Process"},
+    "Terminal": {"Rendering", "Text", "Timeline", "Process"},
+    "Rendering": {"Text", "Timeline"},
+    "Reporting": {"Timeline", "Process"},
+    "Text": set(),
+    "Timeline": set(),
+    "Process": set(),
+}
+
+# A top-level declaration another file can name (private and fileprivate ones cannot).
+DECLARATION = re.compile(
+    r"^(?:@\w+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|final|nonisolated)\s+)*)"
+    r"(?:class|struct|enum|protocol|actor|typealias|func|let|var)\s+([A-Za-z_]\w*)",
+    re.M,
+)
+
+
+def strip(source):
+    """The source without comments and string literals."""
+    source = re.sub(r'"""(?:.|\n)*?"""', '""', source)
+    source = re.sub(r'"(?:\\.|[^"\\\n])*"', '""', source)
+    source = re.sub(r"/\*(?:.|\n)*?\*/", "", source)
+    return re.sub(r"//[^\n]*", "", source)
+
+
+def acyclic(graph):
+    """Whether `graph` (folder -> folders it may depend on) has no cycle."""
+    done, visiting = set(), set()
+
+    def visit(node):
+        if node in done:
+            return True
+        if node in visiting:
+            return False
+        visiting.add(node)
+        ok = all(visit(other) for other in graph.get(node, ()))
+        visiting.discard(node)
+        done.add(node)
+        return ok
+
+    return all(visit(node) for node in graph)
+
+
+def main():
+    folders = sorted(d for d in os.listdir(ROOT) if os.path.isdir(os.path.join(ROOT, d)) and not d.endswith(".docc"))
+    unknown = [f for f in folders if f not in ALLOWED]
+    if unknown:
+        print(f"error: folders without a layer in .ci/check-layers.py: {unknown}")
+        return 1
+    files = {f: [] for f in folders}
+    declared = {}
+    for folder in folders:
+        for directory, _, names in os.walk(os.path.join(ROOT, folder)):
+            for name in names:
+                if name.endswith(".swift"):
+                    with open(os.path.join(directory, name), encoding="utf-8") as handle:
+                        source = strip(handle.read())
+                    files[folder].append((name, source))
+                    for match in DECLARATION.finditer(source):
+                        if "private" not in match.group(1):
+                            declared.setdefault(match.group(2), folder)
+    edges = {}
+    for folder, sources in files.items():
+        for name, source in sources:
+            for identifier in set(re.findall(r"\b[A-Za-z_]\w*\b", source)):
+                other = declared.get(identifier)
+                if other and other != folder:
+                    edges.setdefault((folder, other), set()).add(f"{name}: {identifier}")
+    failed = False
+    for folder in folders:
+        targets = sorted(other for (source, other) in edges if source == folder)
+        print(f"{folder} -> {', '.join(targets) or '(nothing)'}")
+        for other in targets:
+            if other not in ALLOWED[folder]:
+                failed = True
+                uses = ", ".join(sorted(edges[(folder, other)])[:5])
+                print(f"  error: {folder} must not depend on {other} ({uses})")
+    if not acyclic(ALLOWED):
+        print("error: the allowed layers have a cycle")
+        failed = True
+    if failed:
+        return 1
+    print("layers: every arrow runs downward")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
