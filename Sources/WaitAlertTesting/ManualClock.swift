@@ -97,8 +97,7 @@ public final class ManualClock: Clock, Sendable {
     /// - Throws: `CancellationError` when the task is cancelled before or while it sleeps.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
-        let id = state.withLock { $0.makeID() }
-        try await withTaskCancellationHandler {
+        try await whileRegistered { id in
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 enum Registration {
                     case slept([Waiter])
@@ -117,20 +116,34 @@ public final class ManualClock: Clock, Sendable {
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 }
             }
-        } onCancel: {
-            let sleeper = state.withLock { state -> Sleeper? in
-                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
-                    state.cancelledEarly.insert(id)
-                    return nil
-                }
-                state.events += 1
-                return state.sleepers.remove(at: index)
-            }
-            sleeper?.continuation.resume(throwing: CancellationError())
+        } takingOut: { state, id in
+            guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+            state.events += 1
+            let sleeper = state.sleepers.remove(at: index)
+            return { sleeper.continuation.resume(throwing: CancellationError()) }
         }
-        // A sleeper resumed normally never reads `cancelledEarly`; drop a mark the handler may have
-        // left after the resumption.
-        state.withLock { _ = $0.cancelledEarly.remove(id) }
+    }
+
+    /// Runs `operation`, which stores a continuation in the state under a new identifier, so that
+    /// cancelling the task takes the continuation out (`takeOut` returns how to resume it) and
+    /// resumes it at once. A cancellation that comes before the continuation is stored is marked
+    /// in `cancelledEarly`, where `operation` finds it; the mark never outlives the call.
+    private func whileRegistered<Value>(
+        _ operation: (UInt64) async throws -> Value,
+        takingOut takeOut: @escaping @Sendable (inout State, UInt64) -> (@Sendable () -> Void)?
+    ) async rethrows -> Value {
+        let id = state.withLock { $0.makeID() }
+        defer { state.withLock { _ = $0.cancelledEarly.remove(id) } }
+        return try await withTaskCancellationHandler {
+            try await operation(id)
+        } onCancel: {
+            let resume = state.withLock { state -> (@Sendable () -> Void)? in
+                if let resume = takeOut(&state, id) { return resume }
+                state.cancelledEarly.insert(id)
+                return nil
+            }
+            resume?()
+        }
     }
 
     /// Resumes every task asleep on this clock with `CancellationError`: what an owner of the
@@ -158,8 +171,7 @@ public final class ManualClock: Clock, Sendable {
     /// The condition is checked now and each time a task goes to sleep. It returns at once if the
     /// task is cancelled.
     public func sleepers(where condition: @escaping @Sendable (_ deadlines: [Instant]) -> Bool) async {
-        let id = state.withLock { $0.makeID() }
-        await withTaskCancellationHandler {
+        await whileRegistered { id in
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
                     if condition(state.sleepers.map(\.deadline)) || state.cancelledEarly.remove(id) != nil {
@@ -170,17 +182,11 @@ public final class ManualClock: Clock, Sendable {
                 }
                 if ready { continuation.resume() }
             }
-        } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
-                    state.cancelledEarly.insert(id)
-                    return nil
-                }
-                return state.waiters.remove(at: index)
-            }
-            waiter?.continuation.resume()
+        } takingOut: { state, id in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            let waiter = state.waiters.remove(at: index)
+            return { waiter.continuation.resume() }
         }
-        state.withLock { _ = $0.cancelledEarly.remove(id) }
     }
 
     /// Moves time forward by `duration`, resuming every sleeper whose deadline is reached, earliest first.

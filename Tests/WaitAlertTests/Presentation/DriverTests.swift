@@ -9,31 +9,29 @@ struct DriverTests {
     /// The seed timeline played through a presenter on a manual clock, checked at each instant.
     @Test func seedTimelineThroughThePresenter() async {
         let bed = WaitAlertTestBed()
-        let alert = showWaitAlert("Doing Something", presenter: bed.presenter)
-        let script: [(ms: Int, action: (() -> Void)?, phase: WaitAlertPhase, text: String)] = [
-            (0, nil, .pending, "Doing Something"),
-            (500, nil, .appearing, "Doing Something"),
-            (750, nil, .visible, "Doing Something"),
-            (1000, { alert.update("Getting there…") }, .visible, "Getting there…"),
-            (2000, { alert.update("Really…") }, .visible, "Really…"),
-            (3000, { alert.update("Just about there…") }, .visible, "Just about there…"),
-            (4500, { alert.succeed("Done") }, .lingering, "Done"),
-            (5499, nil, .lingering, "Done"),
-            (5500, nil, .fading, "Done"),
-            (5850, nil, .gone, "Done"),
+        let alert = showWaitAlert(SeedTimeline.title, presenter: bed.presenter)
+        let (title, end) = (SeedTimeline.title, SeedTimeline.end.text)
+        let updates = SeedTimeline.updates.map(\.text)
+        let checks: [(ms: Int, phase: WaitAlertPhase, text: String)] = [
+            (0, .pending, title), (500, .appearing, title), (750, .visible, title),
+            (1000, .visible, updates[0]), (2000, .visible, updates[1]), (3000, .visible, updates[2]),
+            (4500, .lingering, end), (5499, .lingering, end), (5500, .fading, end), (5850, .gone, end),
         ]
-        for step in script {
-            await bed.advance(to: .milliseconds(step.ms))
-            step.action?()
+        for check in checks {
+            let instant = Duration.milliseconds(check.ms)
+            await bed.advance(to: instant)
+            for (at, event) in SeedTimeline.events where at == instant {
+                if case .update(let text) = event { alert.update(text) } else { alert.succeed(end) }
+            }
             await bed.settle()
-            #expect(alert.model.snapshot.phase == step.phase, "at \(step.ms) ms")
-            #expect(alert.model.snapshot.text == step.text, "at \(step.ms) ms")
+            #expect(alert.model.snapshot.phase == check.phase, "at \(check.ms) ms")
+            #expect(alert.model.snapshot.text == check.text, "at \(check.ms) ms")
         }
         #expect(
             alert.model.completion
-                == WaitAlertCompletion(outcome: .success("Done"), wasShown: true, workDuration: .milliseconds(4500)))
+                == WaitAlertCompletion(outcome: .success(end), wasShown: true, workDuration: SeedTimeline.end.at))
         #expect(bed.recorder.phases == [.pending, .appearing, .visible, .lingering, .fading, .gone])
-        #expect(bed.recorder.texts == ["Doing Something", "Getting there…", "Really…", "Just about there…", "Done"])
+        #expect(bed.recorder.texts == SeedTimeline.texts)
         #expect(bed.presenter.alerts.isEmpty)
     }
 

@@ -20,22 +20,22 @@ struct OverlayTests {
     }
 
     @Test func seedTimelineOnScreen() async {
-        let alert = showWaitAlert("Doing Something", presenter: bed.presenter)
+        let alert = showWaitAlert(SeedTimeline.title, presenter: bed.presenter)
         await bed.advance(to: .milliseconds(499))
         #expect(terminal.lines.isEmpty)
         #expect(terminal.isCursorVisible)
         await bed.advance(to: .milliseconds(500))
         #expect(terminal.lines == ["⠋ Doing Something"])
         #expect(!terminal.isCursorVisible)
-        for (ms, text) in [(1000, "Getting there…"), (2000, "Really…"), (3000, "Just about there…")] {
-            await bed.advance(to: .milliseconds(ms))
+        for (at, text) in SeedTimeline.updates {
+            await bed.advance(to: at)
             alert.update(text)
             await bed.settle()
             #expect(terminal.lines.count == 1)
             #expect(Self.isSpinnerLine(terminal.lines[0], text: text), "\(terminal)")
         }
-        await bed.advance(to: .milliseconds(4500))
-        alert.succeed("Done")
+        await bed.advance(to: SeedTimeline.end.at)
+        alert.succeed(SeedTimeline.end.text)
         await bed.settle()
         #expect(terminal.lines == ["✔ Done (4.5s)"])
         #expect(terminal.isCursorVisible)

@@ -1,24 +1,23 @@
 import Testing
 import WaitAlert
+import WaitAlertTesting
 
 /// The seed timeline, the classic wait alert demo: "Doing Something", then three progress texts,
 /// then "Done", lingering and fading out.
 @Suite("Seed timeline")
 struct SeedTimelineTests {
-    let events: [(Duration, WaitAlertTimeline.Event)] = [
-        (.seconds(1), .update("Getting there…")),
-        (.seconds(2), .update("Really…")),
-        (.seconds(3), .update("Just about there…")),
-        (.milliseconds(4500), .finish(.success("Done"))),
-    ]
+    let events = SeedTimeline.events
 
-    /// The timeline replayed and sampled every 100 ms, one character per sample:
+    /// The timeline replayed and sampled every 100 ms, as marbles, one character per sample from
+    /// 0 to 6 s. Legend — reports: 1, 2, 3 the progress texts, D "Done", · nothing; phases:
     /// p pending, a appearing, v visible, l lingering, f fading, g gone.
     @Test func phaseDiagram() {
+        let reports = "··········1·········2·········3··············D···············"
+        let phases = "pppppaaavvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvllllllllllffffgg"
+        let instants = reports.enumerated().filter { $0.element != "·" }.map { Duration.milliseconds($0.offset * 100) }
+        #expect(instants == events.map(\.at), "the reports marble shows the fixture's instants")
         let diagram = sample(every: .milliseconds(100), until: .milliseconds(6000)).map { Self.symbol($0.phase) }
-        #expect(
-            String(diagram) == "ppppp" + "aaa" + String(repeating: "v", count: 37) + String(repeating: "l", count: 10)
-                + "ffff" + "gg")
+        #expect(String(diagram) == phases)
     }
 
     @Test func exactPhasesAndTextsAtEachInstant() {
@@ -66,7 +65,7 @@ struct SeedTimelineTests {
     }
 
     @Test func completionFiresOnceAfterRemoval() {
-        var timeline = WaitAlertTimeline(text: "Doing Something", timing: .default, at: .zero)
+        var timeline = WaitAlertTimeline(text: SeedTimeline.title, timing: .default, at: .zero)
         var actions: [WaitAlertTimeline.Action] = []
         for (instant, event) in events { actions += timeline.send(event, at: instant) }
         #expect(!actions.contains { if case .completed = $0 { true } else { false } })
@@ -97,7 +96,7 @@ struct SeedTimelineTests {
     private func sample(at instants: [Duration]) -> [(
         instant: Duration, snapshot: WaitAlertSnapshot, phase: WaitAlertPhase
     )] {
-        var timeline = WaitAlertTimeline(text: "Doing Something", timing: .default, at: .zero)
+        var timeline = WaitAlertTimeline(text: SeedTimeline.title, timing: .default, at: .zero)
         var pending = events[...]
         return instants.map { instant in
             while let next = pending.first, next.0 <= instant {

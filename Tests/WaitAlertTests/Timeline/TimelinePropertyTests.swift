@@ -8,19 +8,26 @@ import WaitAlert
 struct TimelinePropertyTests {
     static let seeds: Range<UInt64> = 0..<10_000
 
+    /// Runs `check` on every seeded scenario and its trace, yielding now and then so the end-to-end
+    /// tests running alongside keep their timing.
+    static func forEachScenario(_ check: (TimelineScenario, TimelineTrace) -> Void) async {
+        for seed in seeds {
+            if seed % 200 == 0 { await Task.yield() }
+            let scenario = TimelineScenario(seed: seed)
+            check(scenario, scenario.run())
+        }
+    }
+
     @Test("1. work ending within the grace delay shows nothing")
     func nothingVisibleWithinGrace() async {
         var checked = 0
-        for seed in Self.seeds {
-            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
-            let scenario = TimelineScenario(seed: seed)
+        await Self.forEachScenario { scenario, trace in
             guard
                 let ending = scenario.events.first(where: {
                     if case .update = $0.event { false } else if case .log = $0.event { false } else { true }
                 }),
                 ending.at < scenario.start + scenario.timing.grace
-            else { continue }
-            let trace = scenario.run()
+            else { return }
             checked += 1
             #expect(!trace.steps.contains { $0.phase.isOnScreen || $0.snapshot.opacity > 0 }, "\(scenario)")
             #expect(trace.completions.map(\.wasShown) == [false], "\(scenario)")
@@ -30,11 +37,8 @@ struct TimelinePropertyTests {
 
     @Test("2. once visible, fully visible for the minimum display before fading")
     func minimumDisplay() async {
-        for seed in Self.seeds {
-            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
-            let scenario = TimelineScenario(seed: seed)
-            let trace = scenario.run()
-            guard !trace.wasDismissed, let fading = trace.firstInstant(in: .fading) else { continue }
+        await Self.forEachScenario { scenario, trace in
+            guard !trace.wasDismissed, let fading = trace.firstInstant(in: .fading) else { return }
             let visible = trace.firstInstant(in: .visible)
             #expect(visible != nil, "\(scenario)")
             #expect(fading - (visible ?? fading) >= scenario.timing.minimumDisplay, "\(scenario)")
@@ -43,10 +47,7 @@ struct TimelinePropertyTests {
 
     @Test("3. the completion fires exactly once, with an accurate 'was shown'")
     func completionExactlyOnce() async {
-        for seed in Self.seeds {
-            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
-            let scenario = TimelineScenario(seed: seed)
-            let trace = scenario.run()
+        await Self.forEachScenario { scenario, trace in
             let ended = trace.firstEnding != nil || scenario.timing.timeout != nil
             #expect(trace.completions.count == (ended ? 1 : 0), "\(scenario)")
             if let completion = trace.completions.first {
@@ -58,10 +59,7 @@ struct TimelinePropertyTests {
 
     @Test("4. texts stay their minimum, lag at most that, and the last one is never lost")
     func textHolds() async {
-        for seed in Self.seeds {
-            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
-            let scenario = TimelineScenario(seed: seed)
-            let trace = scenario.run()
+        await Self.forEachScenario { scenario, trace in
             let minimum = scenario.timing.minimumPerMessage
             let shown = trace.steps.filter { $0.phase == .appearing || $0.phase == .visible }
             // Each intermediate text, once on screen, stays at least its minimum (unless cut by a dismissal
@@ -111,13 +109,10 @@ struct TimelinePropertyTests {
 
     @Test("5. the final message shows within its reading time's minimum and maximum")
     func finalMessageReadingTime() async {
-        for seed in Self.seeds {
-            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
-            let scenario = TimelineScenario(seed: seed)
-            let trace = scenario.run()
+        await Self.forEachScenario { scenario, trace in
             guard !trace.wasDismissed, let lingering = trace.firstInstant(in: .lingering),
                 let fading = trace.firstInstant(in: .fading)
-            else { continue }
+            else { return }
             let reading = scenario.timing.finalMessage
             #expect(fading - lingering >= reading.minimum, "\(scenario)")
             #expect(fading - lingering <= reading.maximum, "\(scenario)")
@@ -131,16 +126,13 @@ struct TimelinePropertyTests {
             [.pending, .appearing], [.pending, .gone], [.appearing, .visible], [.appearing, .fading],
             [.visible, .lingering], [.visible, .fading], [.lingering, .fading], [.fading, .gone],
         ]
-        for seed in Self.seeds {
-            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
-            let scenario = TimelineScenario(seed: seed)
-            let trace = scenario.run()
+        await Self.forEachScenario { scenario, trace in
             for (a, b) in zip(trace.steps, trace.steps.dropFirst()) where a.phase != b.phase {
                 #expect(allowed.contains([a.phase, b.phase]), "\(a.phase) → \(b.phase) in \(scenario)")
                 #expect(a.instant <= b.instant, "\(scenario)")
             }
             // The same events shifted to another origin give the same trace, shifted.
-            let shift = Duration.seconds(1_000) + .milliseconds(Int(seed % 997))
+            let shift = Duration.seconds(1_000) + .milliseconds(Int(scenario.seed % 997))
             var shifted = scenario
             shifted.start += shift
             shifted.events = scenario.events.map { ($0.at + shift, $0.event) }
@@ -154,11 +146,8 @@ struct TimelinePropertyTests {
     @Test("7. the alert appears showing the latest text reported before it appeared")
     func appearsWithTheLatestText() async {
         var checked = 0
-        for seed in Self.seeds {
-            if seed % 200 == 0 { await Task.yield() }  // share the cores with end-to-end tests
-            let scenario = TimelineScenario(seed: seed)
-            let trace = scenario.run()
-            guard let appeared = trace.steps.first(where: { $0.phase.isOnScreen }) else { continue }
+        await Self.forEachScenario { scenario, trace in
+            guard let appeared = trace.steps.first(where: { $0.phase.isOnScreen }) else { return }
             let endedAt = trace.firstEnding?.at ?? .seconds(1_000_000)
             let latest = trace.reports.last { report in
                 guard case .update = report.event else { return false }
@@ -166,7 +155,7 @@ struct TimelinePropertyTests {
             }
             guard case .update(let text) = latest?.event else {
                 #expect(appeared.text == "Doing Something", "\(scenario)")
-                continue
+                return
             }
             checked += 1
             #expect(appeared.text == text, "appeared at \(appeared.instant) in \(scenario)")
