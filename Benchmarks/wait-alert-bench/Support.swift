@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import WaitAlert
 
@@ -159,23 +160,15 @@ final class SlowPipe: Sendable {
     }
 }
 
-/// A thread running `body` once: the least machinery to read a pipe beside the main actor.
-final class Thread: @unchecked Sendable {  // the closure runs once, on the new thread
-    private let body: () -> Void
+/// Runs `body` once on a thread of its own (a dispatch queue's), beside the main actor and the
+/// cooperative pool: for a loop that blocks, reading a pipe or sampling memory.
+struct Thread {
+    private let body: @Sendable () -> Void
 
-    init(_ body: @escaping () -> Void) { self.body = body }
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 
     func start() {
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(
-            &thread, nil,
-            { context in
-                let thread = Unmanaged<Thread>.fromOpaque(context!).takeRetainedValue()
-                thread.body()
-                return nil
-            }, box)
-        pthread_detach(thread)
+        DispatchQueue(label: "wait-alert-bench").async(execute: body)
     }
 }
 

@@ -57,6 +57,7 @@ import Synchronization
 /// - Returns: what `operation` returned.
 /// - Throws: what `operation` threw, ``WaitAlertTimeoutError``, or ``WaitAlertConfigurationError``
 ///   (before the work starts) when `timeout` is not positive or too long.
+@discardableResult
 public func withWaitAlert<Value: Sendable>(
     _ title: String,
     success: ((Value) -> String)? = nil,
@@ -111,6 +112,7 @@ public func withWaitAlert<Value: Sendable>(
 /// ```swift
 /// try await withWaitAlert("Doing Something", success: "Done") { alert in try await work(alert) }
 /// ```
+@discardableResult
 public func withWaitAlert<Value: Sendable>(
     _ title: String,
     success: String,

@@ -29,8 +29,9 @@ public final class TerminalOverlay: WaitAlertRenderer {
 
     /// How the overlay treats the process around it while it shows something.
     public struct ProcessIntegration: Sendable, Hashable {
-        /// Handle `SIGINT` (cancel the work; a second one exits with 130), `SIGTERM`, `SIGHUP`
-        /// (restore, then end with the signal) and `SIGWINCH` (redraw).
+        /// Handle `SIGINT` (cancel the work; a second one while it still runs exits with 130),
+        /// `SIGTERM`, `SIGHUP` and `SIGQUIT` (restore, then end with the signal), `SIGWINCH`
+        /// (redraw), `SIGTSTP` (restore before stopping) and `SIGCONT` (redraw in the foreground).
         public var handlesSignals: Bool
         /// Turn off echo on standard input when it is the same terminal, so typing cannot break
         /// the line.

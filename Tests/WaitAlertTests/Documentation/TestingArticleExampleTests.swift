@@ -1,5 +1,5 @@
 // The examples of the WaitAlertTesting documentation (WaitAlertTesting.docc), compiled and run as
-// they are written there; `documentationExamplesAreTheseTests` keeps the two identical.
+// they are written there; `DocumentationSyncTests` keeps the two identical.
 import Testing
 import WaitAlert
 import WaitAlertTesting
@@ -71,18 +71,4 @@ import WaitAlertTesting
     clock.advance(by: .seconds(1))
     try await sleeper.value
     #expect(clock.now == .init(offset: .seconds(1)))
-}
-
-/// Every Swift example of the WaitAlertTesting documentation is one of the tests above, as written.
-@Test func documentationExamplesAreTheseTests() throws {
-    let source = try #require(readRepositoryFile("Tests/WaitAlertTests/Testing/DocumentationExampleTests.swift"))
-    var examples = 0
-    for page in ["WaitAlertTesting.md", "TestingCodeThatShowsWaitAlerts.md"] {
-        let text = try #require(readRepositoryFile("Sources/WaitAlertTesting/WaitAlertTesting.docc/" + page))
-        for block in swiftBlocks(in: text) {
-            examples += 1
-            #expect(source.contains(block), "an example of \(page) is not a test here:\n\(block)")
-        }
-    }
-    #expect(examples == 5)
 }

@@ -1,0 +1,181 @@
+// The Swift examples of the README and of the WaitAlert documentation (WaitAlert.docc), compiled
+// and run as they are written there — each inside a test bed's presenter, so nothing is drawn on
+// the test's standard error. `DocumentationSyncTests` keeps the two identical.
+import Testing
+import WaitAlert
+import WaitAlertTesting
+
+@Suite("Documentation examples")
+@MainActor
+struct ArticleExampleTests {
+    let bed = WaitAlertTestBed(timing: .immediate)
+
+    @Test func readmeUpload() async throws {
+        let bytes = try await withWaitAlertPresenter(bed.presenter) {
+            let picture = try await withWaitAlert("Uploading picture…") { alert in
+                alert.update("Getting there…")  // from any task or thread, at any rate
+                let result = try await upload()
+                alert.log("uploaded \(result.bytes) bytes")
+                alert.update("Just about there…")
+                return result
+            }
+            return picture.bytes
+        }
+        #expect(bytes == 2048)
+        #expect(bed.recorder.logs == ["uploaded 2048 bytes"])
+    }
+
+    @Test func overviewUpload() async throws {
+        try await withWaitAlertPresenter(bed.presenter) {
+            let picture = try await withWaitAlert("Uploading picture…") { alert in
+                alert.update("Getting there…")
+                let result = try await upload()
+                alert.update("Just about there…")
+                return result
+            }
+            #expect(picture.bytes == 2048)
+        }
+    }
+
+    @Test func readmeFireAndForget() async {
+        await withWaitAlertPresenter(bed.presenter) {
+            let alert = showWaitAlert("Syncing…")  // @MainActor
+            alert.update("Really…")
+            alert.succeed("Synced")  // or fail("…"), cancel(), dismiss()
+
+            showToast("Saved")
+        }
+        await bed.run()
+        #expect(bed.recorder.snapshots.compactMap(\.finalText).contains("Synced"))
+        #expect(bed.recorder.texts.contains("Saved"))
+    }
+
+    @Test func aModelOnlySharedPresenter() {
+        let previous = WaitAlertPresenter.shared
+        defer { WaitAlertPresenter.shared = previous }
+        WaitAlertPresenter.shared = WaitAlertPresenter(renderers: [])
+        #expect(WaitAlertPresenter.shared.alerts.isEmpty)
+    }
+
+    @Test func wrappingWorkFetchesFiles() async throws {
+        let report = try await withWaitAlertPresenter(bed.presenter) {
+            let report = try await withWaitAlert("Fetching files…") { alert in
+                var fetched: [String] = []
+                for name in ["a.json", "b.json", "c.json"] {
+                    alert.update("Fetching \(name)…")
+                    fetched.append(try await fetch(name))
+                    alert.log("fetched \(name)")
+                }
+                return fetched
+            }
+            return report
+        }
+        #expect(report == ["a.json", "b.json", "c.json"])
+        #expect(bed.recorder.logs == ["fetched a.json", "fetched b.json", "fetched c.json"])
+    }
+
+    @Test func wrappingWorkReportsFromChildTasks() async throws {
+        try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Compressing…") { alert in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for file in ["one.txt", "two.txt"] {
+                        group.addTask {
+                            alert.update("Compressing \(file)…")
+                            try await compress(file)
+                            alert.log("compressed \(file)")
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+        #expect(Set(bed.recorder.logs) == ["compressed one.txt", "compressed two.txt"])
+    }
+
+    @Test func wrappingWorkComputesItsEndings() async throws {
+        let count = try await withWaitAlertPresenter(bed.presenter) {
+            // swift-format-ignore: OnlyOneTrailingClosureArgument
+            let files = try await withWaitAlert(
+                "Fetching files…",
+                success: { files in "Fetched \(files.count) files" },
+                failure: { error in "Could not fetch the files: \(error)" }
+            ) { _ in try await fetchAll() }
+            return files.count
+        }
+        #expect(count == 3)
+        #expect(bed.recorder.snapshots.compactMap(\.finalText).contains("Fetched 3 files"))
+    }
+
+    @Test func wrappingWorkWithATimeout() async throws {
+        try await withWaitAlertPresenter(bed.presenter) {
+            do {
+                try await withWaitAlert("Uploading…", timeout: .seconds(30)) { _ in try await upload() }
+            } catch is WaitAlertTimeoutError {
+                print("The upload took too long.")
+            }
+        }
+        #expect(bed.recorder.latest?.outcome == .success("Uploading"), "the upload ends at once here")
+    }
+
+    @Test func wrappingWorkWithAHandleAndAToast() async {
+        await withWaitAlertPresenter(bed.presenter) {
+            let alert = showWaitAlert("Syncing…")
+            alert.update("Really…")
+            alert.succeed("Synced")
+            showToast("Saved")
+        }
+        await bed.run()
+        #expect(bed.recorder.texts.contains("Saved"))
+    }
+
+    @Test func inATerminalTransientEndings() {
+        let previous = WaitAlertPresenter.shared
+        defer { WaitAlertPresenter.shared = previous }
+        WaitAlertPresenter.shared = WaitAlertPresenter(
+            renderers: [TerminalOverlay(ending: .transient)],
+            timing: .terminal
+        )
+        let overlay = TerminalOverlay(integration: .none)
+        #expect(overlay.ending == .persistent)
+    }
+
+    /// The model code the SwiftUI view of "Drawing alerts in SwiftUI" uses (the view itself needs
+    /// SwiftUI, which Linux does not have).
+    @Test func theSwiftUIViewsModelCode() async {
+        let presenter = bed.presenter
+        let alert = showWaitAlert("Uploading…", presenter: presenter)
+        for model in presenter.alerts {
+            let snapshot = model.snapshot
+            if let outcome = snapshot.outcome, snapshot.phase >= .lingering {
+                _ = Self.symbol(for: outcome)
+            } else if snapshot.spinnerFrame != nil {
+                _ = snapshot.spinnerGlyph
+            }
+            _ = (snapshot.text, snapshot.opacity, snapshot.scale, snapshot.isOnScreen, model.completion)
+        }
+        let preview = WaitAlertSnapshot(text: "Uploading…", spinnerFrame: 3, spinnerGlyph: "⠸")
+        #expect(preview.isOnScreen)
+        #expect(Self.symbol(for: .success(nil)) == "checkmark.circle")
+        alert.model.dismiss()
+        await bed.run()
+        #expect(alert.model.completion?.outcome == .dismissed)
+    }
+
+    static func symbol(for outcome: WaitAlertOutcome) -> String {
+        switch outcome {
+        case .success: "checkmark.circle"
+        case .failure: "xmark.octagon"
+        case .cancelled, .timedOut: "exclamationmark.triangle"
+        case .dismissed: "circle"
+        }
+    }
+}
+
+// What the examples call: the user's own work, here ending at once.
+
+struct Upload: Sendable { var bytes: Int }
+
+func upload() async throws -> Upload { Upload(bytes: 2048) }
+func fetch(_ name: String) async throws -> String { name }
+func fetchAll() async throws -> [String] { ["a.json", "b.json", "c.json"] }
+func compress(_ file: String) async throws {}
