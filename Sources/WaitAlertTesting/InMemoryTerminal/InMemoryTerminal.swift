@@ -76,7 +76,7 @@ public final class InMemoryTerminal: WaitAlertTerminal {
             state.writeCount += 1
             state.output += bytes
             for byte in bytes {
-                state.screen.consume(byte)
+                state.parser.advance(byte, performer: &state.screen)
             }
             return true
         }
