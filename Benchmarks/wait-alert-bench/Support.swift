@@ -117,8 +117,9 @@ protocol TextSink: Sendable {
 extension WaitAlertReporter: TextSink {}
 
 /// A pipe drained slowly by a thread of its own, as a slow terminal or a busy log collector
-/// would: it reads at most `chunk` bytes, then pauses `pause`. Counts the lines it received and
-/// checks they arrive in order (each line starts with its number).
+/// would: it reads at most `chunk` bytes, then pauses `pause`. Counts the numbered lines it
+/// received and checks they arrive in order (each starts with its number; other lines are
+/// skipped).
 final class SlowPipe: Sendable {
     let writeEnd: Int32
     private let readEnd: Int32
@@ -140,9 +141,11 @@ final class SlowPipe: Sendable {
                 pending += buffer[..<count]
                 while let newline = pending.firstIndex(of: 0x0A) {
                     let line = pending[..<newline]
-                    let number = Int(String(decoding: line.prefix { $0 != 0x20 }, as: UTF8.self))
-                    if number != expected { inOrder = false }
-                    expected += 1
+                    // Numbered lines are the flood; others are the alert's own (its text, its end).
+                    if let number = Int(String(decoding: line.prefix { $0 != 0x20 }, as: UTF8.self)) {
+                        if number != expected { inOrder = false }
+                        expected += 1
+                    }
                     pending.removeSubrange(...newline)
                 }
                 usleep(UInt32(pause.nanoseconds / 1000))

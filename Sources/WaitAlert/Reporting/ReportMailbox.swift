@@ -1,4 +1,6 @@
 import Dispatch
+// Public because `update` is inlined into callers, Mutex and all: measured, an update that is not
+// inlinable costs about a third more (25 ns against 17–22 ns, next to a bare Mutex store of 16–21 ns).
 public import Synchronization
 
 /// The single lock between the tasks reporting to an alert and the alert's session.
