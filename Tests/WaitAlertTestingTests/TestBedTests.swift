@@ -4,28 +4,11 @@ import WaitAlertTesting
 
 /// The tests a newcomer writes from the documentation alone: start work that shows an alert,
 /// advance, assert — with no rendezvous to know about — and a test that cannot finish fails with
-/// a message instead of hanging.
+/// a message instead of hanging. (The documentation's own examples are tests too:
+/// `TestingArticleExampleTests`.)
 @Suite("Test bed")
 @MainActor
 struct TestBedTests {
-    /// The `WaitAlertTestBed` documentation example, as written.
-    @Test func theDocumentationExampleWorksAsWritten() async throws {
-        let bed = WaitAlertTestBed()
-        let work = bed.start {
-            try await withWaitAlert("Loading…", presenter: bed.presenter) { alert in
-                try await bed.clock.sleep(for: .seconds(2))
-                alert.update("Almost there…")
-                try await bed.clock.sleep(for: .seconds(1))
-                return 42
-            }
-        }
-        await bed.advance(by: .seconds(1))
-        #expect(bed.recorder.latest?.text == "Loading…")
-        await bed.advance(by: .seconds(1))
-        #expect(bed.recorder.texts == ["Loading…", "Almost there…"])
-        #expect(try await bed.run(until: work) == 42)
-    }
-
     /// A plain `Task` started on the main actor has begun its alert when `advance` moves the clock.
     @Test func aTaskJustStartedHasBegunWhenTheClockMoves() async throws {
         let bed = WaitAlertTestBed()

@@ -104,6 +104,7 @@ extension TerminalGuard {
                 sigaction(SIGTSTP, context.handlerAction, nil)
             }
             suspended.store(false, ordering: .relaxed)
+            quieted.store(false, ordering: .sequentiallyConsistent)
             // Also a job started in the background and brought to the foreground (`fg` sends
             // SIGCONT): the overlay checks where it now is and draws if it may.
             notify(SIGCONT)
@@ -126,8 +127,16 @@ extension TerminalGuard {
         if descriptor >= 0 { _ = systemWrite(descriptor, &byte, 1) }
     }
 
-    /// Erases the overlay and puts the terminal modes back, in the foreground only.
+    /// Erases the overlay and puts the terminal modes back, in the foreground only, after quieting
+    /// the overlay: no overlay write starts from now on, and one already under way is waited for
+    /// (at most 50 ms: the handler may be running on the very thread that writes).
     private static func restoreFromSignal() {
+        quieted.store(true, ordering: .sequentiallyConsistent)
+        var waits = 0
+        while writesInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
+            _ = poll(nil, 0, 1)
+            waits += 1
+        }
         eraseIfDrawn()
         TerminalModes.restore()
     }

@@ -151,13 +151,26 @@ enum TerminalGuard {
     }
 
     /// Writes `bytes` through `terminal` unless the program is exiting; `false` once it is (or the
-    /// write failed). Overlay writes and the exit restore never interleave.
+    /// write failed). Overlay writes and the exit restore never interleave, and no overlay write
+    /// lands after a signal handler's restore: while the handler has quieted the overlay (the
+    /// program is about to end or to stop), the bytes are dropped.
     static func write(_ bytes: [UInt8], to terminal: any WaitAlertTerminal) -> Bool {
         guard !exited.load(ordering: .acquiring) else { return false }
         return state.withLock { _ in
-            exited.load(ordering: .relaxed) ? false : terminal.write(bytes)
+            guard !exited.load(ordering: .relaxed) else { return false }
+            writesInFlight.add(1, ordering: .sequentiallyConsistent)
+            defer { writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            // Dropped, not failed: after `SIGCONT` the overlay draws afresh.
+            guard !quieted.load(ordering: .sequentiallyConsistent) else { return true }
+            return terminal.write(bytes)
         }
     }
+
+    /// Set by a signal handler before it restores the terminal, so no overlay write follows the
+    /// restore; cleared by `SIGCONT`.
+    static let quieted = Atomic<Bool>(false)
+    /// Overlay writes between their check of ``quieted`` and the end of their system call.
+    static let writesInFlight = Atomic<Int>(0)
 
     /// Restores the screen and modes for a program that is exiting; stops later overlay writes.
     static func restoreForExit() {

@@ -63,5 +63,20 @@ struct TerminalGuardTests {
         let count = read(pipeEnds[0], &buffer, 64)
         #expect(Array(buffer.prefix(max(count, 0))) == TerminalGuard.restoreBytes)
         #expect(String(decoding: TerminalGuard.restoreBytes, as: UTF8.self).hasSuffix("\u{1B}[?7h\u{1B}[?25h"))
+        TerminalGuard.exited.store(false, ordering: .relaxed)  // this test process goes on
+    }
+
+    /// Once a signal handler has quieted the overlay (the program is about to end or to stop), an
+    /// overlay write is dropped, so nothing lands after the restore; `SIGCONT` lets writes through
+    /// again.
+    @Test func aQuietedOverlayWritesNothing() {
+        let terminal = InMemoryTerminal(columns: 20, rows: 2)
+        TerminalGuard.quieted.store(true, ordering: .sequentiallyConsistent)
+        #expect(TerminalGuard.write(Array("\r⠹".utf8), to: terminal), "dropped, not failed")
+        #expect(terminal.bytesWritten == 0)
+        TerminalGuard.quieted.store(false, ordering: .sequentiallyConsistent)
+        #expect(TerminalGuard.write(Array("\r⠹".utf8), to: terminal))
+        #expect(terminal.lines == ["⠹"])
+        #expect(TerminalGuard.writesInFlight.load(ordering: .sequentiallyConsistent) == 0)
     }
 }
