@@ -130,11 +130,15 @@ public final class WaitAlertTestBed {
     }
 
     /// Waits until the presenter's timer, if it has one, is asleep on the clock.
+    ///
+    /// The timer may be replaced while this waits (work on the main actor asks for an earlier
+    /// wake-up), so the deadline is read again each time the clock's sleepers change.
     private func timerAsleep() async {
-        guard let deadline = presenter.timerDeadline.map({ ManualClock.Instant(offset: $0) }),
-            !clock.sleeperDeadlines.contains(deadline)
-        else { return }
-        await clock.sleepers { $0.contains(deadline) }
+        while let deadline = presenter.timerDeadline.map({ ManualClock.Instant(offset: $0) }) {
+            let sleepers = clock.sleeperDeadlines
+            if sleepers.contains(deadline) { return }
+            await clock.sleepers { $0.contains(deadline) || $0 != sleepers }
+        }
     }
 
     // MARK: - Moving time
@@ -178,14 +182,14 @@ public final class WaitAlertTestBed {
     public func run(limit: Int = 10_000, sourceLocation: SourceLocation = #_sourceLocation) async {
         await settle(sourceLocation: sourceLocation)
         for _ in 0..<limit {
-            if presenter.alerts.isEmpty { return }
+            if !presenter.hasAlerts { return }
             if let next = clock.nextDeadline {
                 clock.advance(to: next, sourceLocation: sourceLocation)
             } else if await !progressed(watching: nil) {
                 TestIssues.record(
                     """
                     WaitAlertTestBed.run() stopped at \(now): \(describeAlerts()) still alive, and nothing is \
-                    asleep on bed.clock that could end \(presenter.alerts.count == 1 ? "it" : "them"). \
+                    asleep on bed.clock that could end \(presenter.liveModels.count == 1 ? "it" : "them"). \
                     End the work they wait for (or open what it waits on), end the handle, or use advance(by:).
                     """,
                     sourceLocation: sourceLocation)
@@ -239,7 +243,7 @@ public final class WaitAlertTestBed {
     /// Waits, at most ``stallTimeout`` of real time, for something asleep on the clock, an alert
     /// to end, or `watch`'s work to end.
     private func progressed(watching watch: WorkWatch?) async -> Bool {
-        let alerts = presenter.alerts.count
+        let alerts = presenter.liveModels.count
         let progress = Progress()
         let clock = clock
         let sleeping = Task {
@@ -250,13 +254,13 @@ public final class WaitAlertTestBed {
         let signalled = await progress.wait(timeout: stallTimeout)
         sleeping.cancel()
         await settle()
-        return signalled || clock.nextDeadline != nil || presenter.alerts.count != alerts
+        return signalled || clock.nextDeadline != nil || presenter.liveModels.count != alerts
             || (watch?.hasEnded ?? false)
     }
 
     /// "1 alert ("Loading…", visible)", for messages.
     private func describeAlerts() -> String {
-        let alerts = presenter.alerts
+        let alerts = presenter.liveModels
         let list = alerts.map { "\"\($0.snapshot.text)\" (\($0.snapshot.phase))" }.joined(separator: ", ")
         return "\(alerts.count) alert\(alerts.count == 1 ? "" : "s")" + (alerts.isEmpty ? "" : ": \(list)")
     }

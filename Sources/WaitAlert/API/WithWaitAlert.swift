@@ -69,12 +69,30 @@ public func withWaitAlert<Value: Sendable>(
     @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
 ) async throws -> Value {
     let mailbox = ReportMailbox()
-    let (presenter, session) = try await begin(
+    let (presenter, session) = try await beginAlert(
         title, timeout: timeout, timing: timing, presenter: presenter, mailbox: mailbox)
+    return try await runAlert(
+        title, success: success, failure: failure, presenter: presenter, session: session, mailbox: mailbox,
+        isolation: isolation, operation: operation)
+}
+
+/// Runs `operation` under an alert that has begun (a top-level alert or a child task), and ends
+/// the alert with the work's outcome: the shared body of `withWaitAlert` and of a reporter's
+/// child tasks.
+func runAlert<Value: Sendable>(
+    _ title: String,
+    success: ((Value) -> String)?,
+    failure: ((any Error) -> String)?,
+    presenter: WaitAlertPresenter,
+    session: AlertSession,
+    mailbox: ReportMailbox,
+    isolation: isolated (any Actor)?,
+    operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
+) async throws -> Value {
     // The work leaves its result and the instant it ended in `finished`, so work that ended
     // while starting needs no await, and its end is placed on the timeline where it happened.
     let finished = FinishedWork<Value>(clock: session.clock)
-    let reporter = WaitAlertReporter(mailbox: mailbox)
+    let reporter = WaitAlertReporter(mailbox: mailbox, parent: AlertParent(presenter: presenter, session: session))
     let work: Task<Void, Never>
     let executor = session.workExecutor
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !Task.isCancelled {
@@ -175,7 +193,7 @@ extension WaitAlertOutcome {
 /// Begins an alert on `presenter` (the current one if `nil`) that drains `mailbox`, with
 /// `timeout` (if given) in place of the timing's.
 @MainActor
-private func begin(
+private func beginAlert(
     _ title: String, timeout: Duration?, timing: WaitAlertTiming?, presenter: WaitAlertPresenter?,
     mailbox: ReportMailbox
 ) throws(WaitAlertConfigurationError) -> (WaitAlertPresenter, AlertSession) {

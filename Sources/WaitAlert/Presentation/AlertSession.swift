@@ -15,6 +15,10 @@ final class AlertSession {
     /// The presenter, held only so that it lives as long as its alerts (it releases them once gone).
     private let owner: AnyObject
     nonisolated let clock: AlertClock
+    /// The session this one is a child task of.
+    let parent: AlertSession?
+    /// 0 for a top-level alert, 1 for its child tasks, and so on.
+    let depth: Int
     /// Where the work of `withWaitAlert` runs when not isolated to an actor (the presenter's).
     nonisolated let workExecutor: (any TaskExecutor)?
 
@@ -25,15 +29,26 @@ final class AlertSession {
 
     init(
         text: String, timing: WaitAlertTiming, kind: WaitAlertKind, clock: AlertClock, wantsFrames: Bool,
-        workExecutor: (any TaskExecutor)?, mailbox: ReportMailbox, owner: AnyObject
+        workExecutor: (any TaskExecutor)?, mailbox: ReportMailbox, owner: AnyObject, parent: AlertSession? = nil
     ) {
         self.mailbox = mailbox
+        self.parent = parent
+        self.depth = parent.map { $0.depth + 1 } ?? 0
         self.clock = clock
         self.wantsFrames = wantsFrames
         self.workExecutor = workExecutor
         self.owner = owner
         self.timeline = WaitAlertTimeline(text: text, timing: timing, kind: kind, at: clock.now())
-        self.model = WaitAlertModel(id: .next(), snapshot: timeline.snapshot(at: timeline.now))
+        self.model = WaitAlertModel(id: .next(), parentID: parent?.id, snapshot: timeline.snapshot(at: timeline.now))
+        model.snapshot = placed(model.snapshot)
+    }
+
+    /// `snapshot` with the alert's place in its tree.
+    private func placed(_ snapshot: WaitAlertSnapshot) -> WaitAlertSnapshot {
+        var snapshot = snapshot
+        snapshot.parent = parent?.id
+        snapshot.depth = depth
+        return snapshot
     }
 
     /// Once no one holds the session, nothing drains its mailbox: reports are ignored from then on,
@@ -74,7 +89,7 @@ final class AlertSession {
         if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: ended) }
         actions += timeline.advance(to: now)
 
-        var step = AlertStep(current: timeline.snapshot(at: now))
+        var step = AlertStep(current: placed(timeline.snapshot(at: now)))
         for action in actions {
             switch action {
             case .log(let line): step.logs.append(line)

@@ -29,8 +29,14 @@ public final class WaitAlertModel: Identifiable {
     @ObservationIgnored var onDismiss: (() -> Void)?
     @ObservationIgnored private var waiters: [CheckedContinuation<WaitAlertCompletion, Never>] = []
 
-    init(id: WaitAlertID, snapshot: WaitAlertSnapshot) {
+    /// The alert this one is a child task of, or `nil` for a top-level alert.
+    public nonisolated let parentID: WaitAlertID?
+    /// The child tasks alive now, in the order they began (an outline binds to this).
+    public internal(set) var children: [WaitAlertModel] = []
+
+    init(id: WaitAlertID, parentID: WaitAlertID? = nil, snapshot: WaitAlertSnapshot) {
         self.id = id
+        self.parentID = parentID
         self.snapshot = snapshot
     }
 

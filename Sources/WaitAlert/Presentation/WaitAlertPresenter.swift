@@ -18,7 +18,8 @@ public import Observation
 @MainActor
 @Observable
 public final class WaitAlertPresenter {
-    /// The alerts alive now, in the order they began.
+    /// The top-level alerts alive now, in the order they began; each model lists its child tasks
+    /// in ``WaitAlertModel/children``.
     public private(set) var alerts: [WaitAlertModel] = []
 
     /// The timing used when a call does not pass one.
@@ -64,14 +65,15 @@ public final class WaitAlertPresenter {
 
     // MARK: - Alerts
 
-    /// Begins an alert showing `text`, whose reports arrive in `mailbox`.
+    /// Begins an alert showing `text`, whose reports arrive in `mailbox`; a child task of `parent`
+    /// if given (with the parent's timing unless `timing` says otherwise).
     func begin(
         _ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert,
-        mailbox: ReportMailbox = ReportMailbox()
+        mailbox: ReportMailbox = ReportMailbox(), parent: AlertSession? = nil
     ) -> AlertSession {
         let session = AlertSession(
-            text: text, timing: timing ?? self.timing, kind: kind, clock: clock, wantsFrames: wantsFrames,
-            workExecutor: workExecutor, mailbox: mailbox, owner: self)
+            text: text, timing: timing ?? parent?.timeline.timing ?? self.timing, kind: kind, clock: clock,
+            wantsFrames: wantsFrames, workExecutor: workExecutor, mailbox: mailbox, owner: self, parent: parent)
         mailbox.connect(
             ReportMailbox.Wake(
                 scheduled: { [weak self, weak session] in
@@ -90,7 +92,7 @@ public final class WaitAlertPresenter {
             advance(session)
         }
         sessions[session.id] = session
-        alerts.append(session.model)
+        if let parent { parent.model.children.append(session.model) } else { alerts.append(session.model) }
         renderers.forEach { $0.render(session.model.snapshot, of: session.id, at: session.timeline.now) }
         advance(session)
         return session
@@ -139,8 +141,15 @@ public final class WaitAlertPresenter {
     private func remove(_ session: AlertSession) {
         sessions[session.id] = nil
         scheduler.schedule(session.id, at: nil)
-        alerts.removeAll { $0.id == session.id }
+        if let parent = session.parent {
+            parent.model.children.removeAll { $0.id == session.id }
+        } else {
+            alerts.removeAll { $0.id == session.id }
+        }
     }
+
+    /// Whether any alert, top-level or child task, is alive.
+    package var hasAlerts: Bool { !sessions.isEmpty }
 
     // MARK: - Waiting and cancelling
 
@@ -149,10 +158,13 @@ public final class WaitAlertPresenter {
     /// A command-line program can await this before exiting so a transient alert finishes its
     /// fade; `withWaitAlert` itself never waits for it.
     public func idle() async {
-        for alert in alerts {
+        for alert in liveModels {
             _ = await alert.completed()
         }
     }
+
+    /// Every alert alive now, top-level and child tasks, in the order they began.
+    package var liveModels: [WaitAlertModel] { sessions.values.map(\.model).sorted { $0.id < $1.id } }
 
     /// Cancels the work of every alert that is waiting for work.
     ///

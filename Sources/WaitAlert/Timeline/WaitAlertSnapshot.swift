@@ -31,6 +31,10 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     public var wasShown: Bool
     /// How long the work ran, once it finished.
     public var workDuration: Duration?
+    /// The alert this one is a child task of, or `nil` for a top-level alert.
+    public var parent: WaitAlertID?
+    /// How deep in its tree the alert is: 0 for a top-level alert, 1 for its child tasks, and so on.
+    public var depth: Int
 
     /// Whether anything of the alert is on screen (appearing, visible, lingering or fading).
     public var isOnScreen: Bool { phase.isOnScreen }
@@ -53,7 +57,9 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         outcome: WaitAlertOutcome? = nil,
         finalText: String? = nil,
         wasShown: Bool = true,
-        workDuration: Duration? = nil
+        workDuration: Duration? = nil,
+        parent: WaitAlertID? = nil,
+        depth: Int = 0
     ) {
         self.phase = phase
         self.text = text
@@ -67,6 +73,8 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         self.finalText = finalText
         self.wasShown = wasShown
         self.workDuration = workDuration
+        self.parent = parent
+        self.depth = depth
     }
 
     /// Whether `other` looks the same but for the spinner's frame.

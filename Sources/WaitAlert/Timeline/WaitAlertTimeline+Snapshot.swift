@@ -16,7 +16,9 @@ extension WaitAlertTimeline {
             outcome: outcome,
             finalText: finalText,
             wasShown: appearedAt != nil,
-            workDuration: finishedAt.map { $0 - beganAt }
+            workDuration: finishedAt.map { $0 - beganAt },
+            parent: nil,
+            depth: 0
         )
     }
 

@@ -16,6 +16,8 @@
 /// ```
 public struct WaitAlertReporter: Sendable {
     @usableFromInline let mailbox: ReportMailbox
+    /// The alert this reporter reports to, and where it shows: the parent of its child tasks.
+    let parent: AlertParent?
 
     /// Replaces the alert's text. Bursts are coalesced: the latest text wins.
     @inlinable
@@ -38,4 +40,10 @@ public struct WaitAlertReporter: Sendable {
     /// actor before ``log(_:)`` waits too: 2 MiB. A flood of log lines never holds more than about
     /// twice this much: the lines waiting, and the lines being printed.
     public static let logBacklogLimit = ReportMailbox.logBacklogLimit
+}
+
+/// An alert and its presenter, where child tasks of the alert show.
+struct AlertParent: Sendable {
+    let presenter: WaitAlertPresenter
+    let session: AlertSession
 }

@@ -1,0 +1,170 @@
+extension WaitAlertReporter {
+    /// Runs `operation` as a child task of this alert: a row of its own under the alert, with every
+    /// guarantee a wait alert has (grace, minimum display, coalesced texts, a final message).
+    ///
+    /// The value, an error and cancellation flow as they do through `withWaitAlert`; call it from
+    /// child tasks of a task group to run many at once. Child tasks nest: a task's own reporter
+    /// starts tasks one level deeper.
+    ///
+    /// ```swift
+    /// try await withWaitAlert("Building") { build in
+    ///     try await build.step("Resolving packages") { _ in try await resolve() }
+    ///     try await withThrowingTaskGroup(of: Void.self) { group in
+    ///         for target in targets {
+    ///             group.addTask {
+    ///                 try await build.task("Compiling \(target)") { _ in try await compile(target) }
+    ///             }
+    ///         }
+    ///         try await group.waitForAll()
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - title: the row's first text.
+    ///   - success: the final text on success, made from the value; `nil` shows the title.
+    ///   - failure: the final text on failure, made from the error; `nil` shows the title and the
+    ///     error's description.
+    ///   - isolation: the caller's actor, where the work starts; filled in by the compiler.
+    ///   - operation: the work, given a reporter for its own row.
+    /// - Returns: what `operation` returned.
+    /// - Throws: what `operation` threw.
+    @discardableResult
+    public func task<Value: Sendable>(
+        _ title: String,
+        success: ((Value) -> String)? = nil,
+        failure: ((any Error) -> String)? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
+    ) async throws -> Value {
+        let mailbox = ReportMailbox()
+        let (presenter, session) = await beginChild(title, mailbox: mailbox)
+        return try await runAlert(
+            title, success: success, failure: failure, presenter: presenter, session: session, mailbox: mailbox,
+            isolation: isolation, operation: operation)
+    }
+
+    /// Runs `operation` as the next step of this alert: a child task (see
+    /// ``task(_:success:failure:isolation:operation:)``) meant to run one after another.
+    @discardableResult
+    public func step<Value: Sendable>(
+        _ title: String,
+        success: ((Value) -> String)? = nil,
+        failure: ((any Error) -> String)? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
+    ) async throws -> Value {
+        try await task(title, success: success, failure: failure, isolation: isolation, operation: operation)
+    }
+
+    /// Begins a child alert of this reporter's alert on its presenter (or, for a reporter without
+    /// one, a top-level alert on the current presenter).
+    @MainActor
+    private func beginChild(_ title: String, mailbox: ReportMailbox) -> (WaitAlertPresenter, AlertSession) {
+        let presenter = parent?.presenter ?? .current
+        return (presenter, presenter.begin(title, mailbox: mailbox, parent: parent?.session))
+    }
+
+    /// Runs `operation` for every element at once (at most `maxConcurrency` at a time), each as a
+    /// child task of this alert titled by `title`, and returns the values in the elements' order.
+    ///
+    /// With ``WaitAlertFailurePolicy/failFast`` the first failure cancels the others (structured
+    /// cancellation) and is rethrown; with ``WaitAlertFailurePolicy/keepGoing`` every task runs to
+    /// its end and the failures are thrown together as ``WaitAlertTaskFailures``.
+    ///
+    /// ```swift
+    /// let objects = try await build.tasks(for: targets, policy: .keepGoing, title: { "Compiling \($0)" }) {
+    ///     target, row in try await compile(target)
+    /// }
+    /// ```
+    ///
+    /// - Throws: the first failure (fail fast), ``WaitAlertTaskFailures`` (keep going), or
+    ///   `CancellationError` when the calling task is cancelled.
+    public func tasks<Element: Sendable, Value: Sendable>(
+        for elements: [Element],
+        policy: WaitAlertFailurePolicy = .failFast,
+        maxConcurrency: Int? = nil,
+        title: (Element) -> String,
+        operation: @escaping @Sendable (Element, WaitAlertReporter) async throws -> Value
+    ) async throws -> [Value] {
+        let titles = elements.map(title)
+        let limit = max(maxConcurrency ?? elements.count, 1)
+        let reporter = self
+        var results = [Result<Value, any Error>?](repeating: nil, count: elements.count)
+        try await withThrowingTaskGroup(of: (Int, Result<Value, any Error>).self) { group in
+            var next = 0
+            func addTask() {
+                guard next < elements.count else { return }
+                let (index, element, title) = (next, elements[next], titles[next])
+                next += 1
+                group.addTask {
+                    do {
+                        return (
+                            index, .success(try await reporter.task(title) { row in try await operation(element, row) })
+                        )
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<limit { addTask() }
+            while let (index, result) = try await group.next() {
+                results[index] = result
+                if case .failure(let error) = result, policy == .failFast {
+                    group.cancelAll()
+                    throw error
+                }
+                addTask()
+            }
+        }
+        try Task.checkCancellation()
+        let failures = zip(titles, results).compactMap { title, result -> WaitAlertTaskFailures.Failure? in
+            guard case .failure(let error)? = result else { return nil }
+            return WaitAlertTaskFailures.Failure(title: title, error: error)
+        }
+        if !failures.isEmpty { throw WaitAlertTaskFailures(failures: failures) }
+        return results.map { result in
+            guard case .success(let value)? = result else { preconditionFailure("every task ended") }
+            return value
+        }
+    }
+}
+
+/// What a group of child tasks does when one of them fails.
+public enum WaitAlertFailurePolicy: Sendable, Hashable {
+    /// The first failure cancels the other tasks and is rethrown.
+    case failFast
+    /// Every task runs to its end; the failures are thrown together as ``WaitAlertTaskFailures``.
+    case keepGoing
+}
+
+/// The failures of a group of child tasks that kept going: each task's title and error.
+public struct WaitAlertTaskFailures: Error, Sendable, CustomStringConvertible {
+    /// One failed task.
+    public struct Failure: Sendable {
+        /// The task's title.
+        public var title: String
+        /// What the task threw.
+        public var error: any Error
+
+        /// Makes a failure.
+        public init(title: String, error: any Error) {
+            self.title = title
+            self.error = error
+        }
+    }
+
+    /// The failures, in the order the tasks were given.
+    public var failures: [Failure]
+
+    /// Makes the failures of a group.
+    public init(failures: [Failure]) {
+        self.failures = failures
+    }
+
+    /// "2 tasks failed: Compiling A (…); Compiling B (…)".
+    public var description: String {
+        let list = failures.map { "\(WaitAlertOutcome.name(fromTitle: $0.title)) (\($0.error))" }
+        return "\(failures.count) task\(failures.count == 1 ? "" : "s") failed: " + list.joined(separator: "; ")
+    }
+}
