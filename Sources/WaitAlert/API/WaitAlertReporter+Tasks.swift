@@ -25,6 +25,9 @@ extension WaitAlertReporter {
     ///   - success: the final text on success, made from the value; `nil` shows the title.
     ///   - failure: the final text on failure, made from the error; `nil` shows the title and the
     ///     error's description.
+    ///   - retention: what a terminal region does with the row once the task has ended: a record
+    ///     line above the region once its final message has been read (the default), kept until
+    ///     the group ends, or gone without a trace (failures still leave their record line).
     ///   - isolation: the caller's actor, where the work starts; filled in by the compiler.
     ///   - operation: the work, given a reporter for its own row.
     /// - Returns: what `operation` returned.
@@ -34,39 +37,72 @@ extension WaitAlertReporter {
         _ title: String,
         success: ((Value) -> String)? = nil,
         failure: ((any Error) -> String)? = nil,
+        retention: WaitAlertRowRetention = .record,
         isolation: isolated (any Actor)? = #isolation,
         @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
     ) async throws -> Value {
         let mailbox = ReportMailbox()
-        let (presenter, session) = await beginChild(title, mailbox: mailbox)
+        let (presenter, session) = await beginChild(title, mailbox: mailbox, retention: retention)
         return try await runAlert(
             title, success: success, failure: failure, presenter: presenter, session: session, mailbox: mailbox,
             isolation: isolation, operation: operation)
     }
 
     /// Runs `operation` as the next step of this alert: a child task (see
-    /// ``task(_:success:failure:isolation:operation:)``) meant to run one after another.
+    /// ``task(_:success:failure:retention:isolation:operation:)``) meant to run one after another.
+    /// A step planned with ``plan(_:)`` under the same title takes the place of its pending row.
     @discardableResult
     public func step<Value: Sendable>(
         _ title: String,
         success: ((Value) -> String)? = nil,
         failure: ((any Error) -> String)? = nil,
+        retention: WaitAlertRowRetention = .record,
         isolation: isolated (any Actor)? = #isolation,
         @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
     ) async throws -> Value {
-        try await task(title, success: success, failure: failure, isolation: isolation, operation: operation)
+        try await task(
+            title, success: success, failure: failure, retention: retention, isolation: isolation, operation: operation)
+    }
+
+    /// Shows `steps` as pending rows under this alert, so the user sees what is coming; each gives
+    /// way to the child task of the same title once it shows. Steps that never run are listed as
+    /// not run when the alert ends.
+    ///
+    /// ```swift
+    /// try await withWaitAlert("Deploying") { deploy in
+    ///     await deploy.plan(["Building", "Uploading", "Restarting"])
+    ///     try await deploy.step("Building") { _ in try await build() }
+    ///     try await deploy.step("Uploading") { _ in try await upload() }
+    ///     try await deploy.step("Restarting") { _ in try await restart() }
+    /// }
+    /// ```
+    @MainActor
+    public func plan(_ steps: [String]) {
+        guard let parent else { return }
+        parent.presenter.plan(steps, under: parent.session)
+    }
+
+    /// Ends the planned step `title` as skipped without running it: `↷ Testing: skipped (no test
+    /// target)`.
+    @MainActor
+    public func skipStep(_ title: String, reason: String? = nil) {
+        guard let parent else { return }
+        parent.presenter.skipStep(title, reason: reason, under: parent.session)
     }
 
     /// Begins a child alert of this reporter's alert on its presenter (or, for a reporter without
     /// one, a top-level alert on the current presenter).
     @MainActor
-    private func beginChild(_ title: String, mailbox: ReportMailbox) -> (WaitAlertPresenter, AlertSession) {
+    private func beginChild(
+        _ title: String, mailbox: ReportMailbox, retention: WaitAlertRowRetention
+    ) -> (WaitAlertPresenter, AlertSession) {
         let presenter = parent?.presenter ?? .current
-        return (presenter, presenter.begin(title, mailbox: mailbox, parent: parent?.session))
+        return (presenter, presenter.begin(title, mailbox: mailbox, parent: parent?.session, retention: retention))
     }
 
     /// Runs `operation` for every element at once (at most `maxConcurrency` at a time), each as a
     /// child task of this alert titled by `title`, and returns the values in the elements' order.
+    /// With a concurrency limit, the tasks waiting their turn show as pending.
     ///
     /// With ``WaitAlertFailurePolicy/failFast`` the first failure cancels the others (structured
     /// cancellation) and is rethrown; with ``WaitAlertFailurePolicy/keepGoing`` every task runs to
@@ -84,11 +120,13 @@ extension WaitAlertReporter {
         for elements: [Element],
         policy: WaitAlertFailurePolicy = .failFast,
         maxConcurrency: Int? = nil,
+        retention: WaitAlertRowRetention = .record,
         title: (Element) -> String,
         operation: @escaping @Sendable (Element, WaitAlertReporter) async throws -> Value
     ) async throws -> [Value] {
         let titles = elements.map(title)
         let limit = max(maxConcurrency ?? elements.count, 1)
+        if limit < elements.count { await plan(Array(titles[limit...])) }
         let reporter = self
         var results = [Result<Value, any Error>?](repeating: nil, count: elements.count)
         try await withThrowingTaskGroup(of: (Int, Result<Value, any Error>).self) { group in
@@ -100,7 +138,11 @@ extension WaitAlertReporter {
                 group.addTask {
                     do {
                         return (
-                            index, .success(try await reporter.task(title) { row in try await operation(element, row) })
+                            index,
+                            .success(
+                                try await reporter.task(title, retention: retention) { row in
+                                    try await operation(element, row)
+                                })
                         )
                     } catch {
                         return (index, .failure(error))

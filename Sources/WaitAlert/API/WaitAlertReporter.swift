@@ -36,6 +36,19 @@ public struct WaitAlertReporter: Sendable {
         mailbox.log(line)
     }
 
+    /// Ends the alert as skipped instead of done when the work returns: `↷ Testing: skipped (no
+    /// test target)`. The work still returns its value (or throws: a failure wins over a skip).
+    ///
+    /// ```swift
+    /// try await build.step("Testing") { step in
+    ///     guard hasTests else { return step.skip("no test target") }
+    ///     try await runTests()
+    /// }
+    /// ```
+    public func skip(_ reason: String? = nil) {
+        mailbox.skip(reason)
+    }
+
     /// The most bytes of log lines (each counted with 64 bytes of overhead) that wait for the main
     /// actor before ``log(_:)`` waits too: 2 MiB. A flood of log lines never holds more than about
     /// twice this much: the lines waiting, and the lines being printed.

@@ -116,7 +116,8 @@ func runAlert<Value: Sendable>(
         }
     }
     let (result, endedAt) = finished.outcome ?? (.failure(CancellationError()), nil)
-    let outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)
+    var outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)
+    if case .success = result, case .some(let reason) = mailbox.skipped { outcome = .skipped(reason) }
     let timedOut = await presenter.end(session, with: outcome, at: endedAt)
     if timedOut { throw WaitAlertTimeoutError() }
     return try result.get()

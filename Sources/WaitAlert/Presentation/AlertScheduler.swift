@@ -11,8 +11,8 @@ import Dispatch
 @MainActor
 final class AlertScheduler {
     private let clock: AlertClock
-    private let wake: (WaitAlertID) -> Void
-    private var deadlines: [WaitAlertID: Duration] = [:]
+    private let wake: ([WaitAlertID]) -> Void
+    private var deadlines = DeadlineQueue()
     private var timer: Timer?
 
     /// The pending wake-up: a task sleeping on the clock, or a dispatch timer for the system clock.
@@ -34,16 +34,15 @@ final class AlertScheduler {
     }
     private var generation: UInt64 = 0
 
-    /// Makes a scheduler that calls `wake` with each alert whose deadline has come.
-    init(clock: AlertClock, wake: @escaping (WaitAlertID) -> Void) {
+    /// Makes a scheduler that calls `wake` with the alerts whose deadline has come, together.
+    init(clock: AlertClock, wake: @escaping ([WaitAlertID]) -> Void) {
         self.clock = clock
         self.wake = wake
     }
 
     /// Sets (or with `nil`, clears) the deadline of alert `id`.
     func schedule(_ id: WaitAlertID, at deadline: Duration?) {
-        guard deadlines[id] != deadline else { return }
-        deadlines[id] = deadline
+        guard deadlines.set(id, at: deadline) else { return }
         if deadlines.isEmpty { stopSleepingTask() }
         arm()
     }
@@ -63,7 +62,7 @@ final class AlertScheduler {
 
     /// Forgets every deadline and stops the timer.
     func removeAll() {
-        deadlines = [:]
+        deadlines.removeAll()
         timer?.cancel()
         timer = nil
         generation &+= 1
@@ -82,7 +81,7 @@ final class AlertScheduler {
     static let longestSleep = Duration.seconds(100 * 31_557_600)
 
     private func arm() {
-        guard let earliest = deadlines.values.min() else { return }
+        guard let earliest = deadlines.earliest() else { return }
         if let timer, timer.deadline <= earliest { return }
         timer?.cancel()
         generation &+= 1
@@ -120,9 +119,8 @@ final class AlertScheduler {
         guard generation == self.generation else { return }
         timer = nil
         let now = clock.now()
-        let due = deadlines.filter { $0.value <= now }.map(\.key).sorted()
-        due.forEach { deadlines[$0] = nil }  // all of them first, so no wake arms a timer already due
-        for id in due { wake(id) }
+        let due = deadlines.popDue(at: now)  // all of them first, so no wake arms a timer already due
+        if !due.isEmpty { wake(due) }
         arm()
     }
 }

@@ -11,7 +11,10 @@ final class AlertSession {
     let mailbox: ReportMailbox
     private(set) var timeline: WaitAlertTimeline
     /// Whether spinner frames and animation steps count as changes (some renderer draws them).
-    private let wantsFrames: Bool
+    var wantsFrames: Bool
+    /// Whether every renderer that draws frames left the alert out (a row a terminal region has
+    /// no line for): it then wakes only for changes of phase, and picks up its latest text then.
+    var isHidden = false
     /// The presenter, held only so that it lives as long as its alerts (it releases them once gone).
     private let owner: AnyObject
     nonisolated let clock: AlertClock
@@ -22,6 +25,13 @@ final class AlertSession {
     /// Where the work of `withWaitAlert` runs when not isolated to an actor (the presenter's).
     nonisolated let workExecutor: (any TaskExecutor)?
 
+    /// The steps planned under this alert that have not shown yet.
+    var plannedSteps: [String] = []
+    /// The planned step of its parent this alert runs, until the alert shows or ends.
+    var claimedStep: String?
+    /// What a terminal region does with the row once the task has ended.
+    let retention: WaitAlertRowRetention
+
     /// Cancels the work the alert is waiting for; called when the timeout elapses or on request.
     var cancelWork: (@Sendable () -> Void)?
     /// How many times a wake-up (timer or report) ran a step.
@@ -29,9 +39,11 @@ final class AlertSession {
 
     init(
         text: String, timing: WaitAlertTiming, kind: WaitAlertKind, clock: AlertClock, wantsFrames: Bool,
-        workExecutor: (any TaskExecutor)?, mailbox: ReportMailbox, owner: AnyObject, parent: AlertSession? = nil
+        workExecutor: (any TaskExecutor)?, mailbox: ReportMailbox, owner: AnyObject, parent: AlertSession? = nil,
+        retention: WaitAlertRowRetention = .record
     ) {
         self.mailbox = mailbox
+        self.retention = retention
         self.parent = parent
         self.depth = parent.map { $0.depth + 1 } ?? 0
         self.clock = clock
@@ -48,6 +60,8 @@ final class AlertSession {
         var snapshot = snapshot
         snapshot.parent = parent?.id
         snapshot.depth = depth
+        snapshot.plannedSteps = plannedSteps
+        snapshot.retention = retention
         return snapshot
     }
 
@@ -118,8 +132,8 @@ final class AlertSession {
 
     /// When the session next needs to run: its timeline's deadline, the instant a text waiting in
     /// the mailbox may show, the next animation frame.
-    private func nextDeadline(after now: Duration) -> Duration? {
-        let slot = timeline.nextTextSlot
+    func nextDeadline(after now: Duration) -> Duration? {
+        let slot = isHidden ? nil : timeline.nextTextSlot
         mailbox.arm(slot.map { $0 <= now } ?? false)
         var deadlines = [timeline.nextDeadline]
         if let slot, slot > now { deadlines.append(slot) }

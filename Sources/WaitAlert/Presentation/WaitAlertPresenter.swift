@@ -37,11 +37,22 @@ public final class WaitAlertPresenter {
     /// The sessions whose step is being carried out (a renderer reporting to the alert it draws
     /// waits for the next step).
     @ObservationIgnored private var advancing: Set<WaitAlertID> = []
-    @ObservationIgnored private(set) lazy var scheduler = AlertScheduler(clock: clock) { [unowned self] id in
-        guard let session = sessions[id] else { return }
-        session.wakeUps += 1
-        advance(session)
+    @ObservationIgnored private(set) lazy var scheduler = AlertScheduler(clock: clock) { [unowned self] due in
+        batch {
+            for id in due {
+                guard let session = sessions[id] else { continue }
+                session.wakeUps += 1
+                advance(session)
+            }
+        }
     }
+    /// How deep the presenter is in batches of renderer calls; renderers flush when it leaves the
+    /// outermost.
+    @ObservationIgnored private var batchDepth = 0
+    /// For each alert, the renderers (by index) that said they do not draw its frames.
+    @ObservationIgnored private var framesDeclined: [WaitAlertID: Set<Int>] = [:]
+    /// How many renderers draw frames.
+    @ObservationIgnored private let frameRenderers: Int
 
     /// Makes a presenter.
     ///
@@ -58,8 +69,16 @@ public final class WaitAlertPresenter {
         self.timing = timing
         self.clock = AlertClock(clock)
         self.wantsFrames = renderers.isEmpty || renderers.contains { $0.wantsFrames }
-        let context = WaitAlertRendererContext { [weak self] in self?.cancelAll() ?? false }
-        renderers.forEach { $0.didAttach(to: context) }
+        self.frameRenderers = renderers.filter(\.wantsFrames).count
+        for (index, renderer) in renderers.enumerated() {
+            renderer.didAttach(
+                to: WaitAlertRendererContext(
+                    cancelAllWork: { [weak self] in self?.cancelAll() ?? false },
+                    setDrawsFrames: { [weak self] alert, draws in
+                        self?.setDrawsFrames(draws, of: alert, renderer: index)
+                    }
+                ))
+        }
         PendingWakes.installExitFlush()
     }
 
@@ -69,11 +88,14 @@ public final class WaitAlertPresenter {
     /// if given (with the parent's timing unless `timing` says otherwise).
     func begin(
         _ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert,
-        mailbox: ReportMailbox = ReportMailbox(), parent: AlertSession? = nil
+        mailbox: ReportMailbox = ReportMailbox(), parent: AlertSession? = nil,
+        retention: WaitAlertRowRetention = .record
     ) -> AlertSession {
         let session = AlertSession(
             text: text, timing: timing ?? parent?.timeline.timing ?? self.timing, kind: kind, clock: clock,
-            wantsFrames: wantsFrames, workExecutor: workExecutor, mailbox: mailbox, owner: self, parent: parent)
+            wantsFrames: wantsFrames, workExecutor: workExecutor, mailbox: mailbox, owner: self, parent: parent,
+            retention: retention)
+        if let parent, parent.plannedSteps.contains(text) { session.claimedStep = text }
         mailbox.connect(
             ReportMailbox.Wake(
                 scheduled: { [weak self, weak session] in
@@ -93,9 +115,41 @@ public final class WaitAlertPresenter {
         }
         sessions[session.id] = session
         if let parent { parent.model.children.append(session.model) } else { alerts.append(session.model) }
-        renderers.forEach { $0.render(session.model.snapshot, of: session.id, at: session.timeline.now) }
-        advance(session)
+        batch {
+            renderers.forEach { $0.render(session.model.snapshot, of: session.id, at: session.timeline.now) }
+            advance(session)
+        }
         return session
+    }
+
+    /// Runs `body`, a series of renderer calls; once the outermost batch ends, each renderer
+    /// flushes (draws what the batch changed, in one write).
+    private func batch(_ body: () -> Void) {
+        batchDepth += 1
+        body()
+        batchDepth -= 1
+        guard batchDepth == 0 else { return }
+        let now = clock.now()
+        batchDepth += 1  // a renderer that changes what it animates while flushing starts no batch
+        renderers.forEach { $0.flush(at: now) }
+        batchDepth -= 1
+    }
+
+    /// A renderer says whether it draws the frames of `alert`; the alert wakes for frames while
+    /// some renderer that draws frames still does.
+    private func setDrawsFrames(_ draws: Bool, of alert: WaitAlertID, renderer: Int) {
+        guard let session = sessions[alert] else { return }
+        var declined = framesDeclined[alert] ?? []
+        if draws { declined.remove(renderer) } else { declined.insert(renderer) }
+        framesDeclined[alert] = declined.isEmpty ? nil : declined
+        let wants = wantsFrames && (renderers.isEmpty || declined.count < frameRenderers)
+        guard wants != session.wantsFrames else { return }
+        session.wantsFrames = wants
+        session.isHidden = wantsFrames && !wants
+        guard !advancing.contains(alert), !session.isGone else { return }
+        // Shown again: a step at once picks up the latest text and the frame.
+        let now = clock.now()
+        scheduler.schedule(alert, at: wants ? now : session.nextDeadline(after: now))
     }
 
     /// Ends the alert with `outcome`, placed at `instant` when the work ended there, unless it
@@ -109,13 +163,14 @@ public final class WaitAlertPresenter {
             return session.timedOut(workEndedAt: instant)
         }
         session.mailbox.finish(outcome, wakes: false)
-        advance(session, reportsAt: instant)
+        batch { advance(session, reportsAt: instant) }
         return false
     }
 
     /// Runs one step of `session` and carries it out: log lines and the snapshot to the renderers
     /// (and the model), the completion to the model, the next wake-up to the scheduler.
     private func advance(_ session: AlertSession, byWake: Bool = false, reportsAt: Duration? = nil) {
+        guard batchDepth > 0 else { return batch { advance(session, byWake: byWake, reportsAt: reportsAt) } }
         let id = session.id
         guard advancing.insert(id).inserted else { return }
         defer { advancing.remove(id) }
@@ -129,6 +184,14 @@ public final class WaitAlertPresenter {
         where step.snapshot != nil || renderer.redrawDeadline(for: id).map({ $0 <= now }) == true {
             renderer.render(step.current, of: id, at: now)
         }
+        if let claim = session.claimedStep, step.current.phase > .pending || step.current.outcome != nil {
+            // The planned step has shown (or ended): its pending row gives way to the task's.
+            session.claimedStep = nil
+            if let parent = session.parent, let index = parent.plannedSteps.firstIndex(of: claim) {
+                parent.plannedSteps.remove(at: index)
+                advance(parent)
+            }
+        }
         if let completion = step.completion {
             session.model.complete(completion)
             remove(session)
@@ -138,8 +201,24 @@ public final class WaitAlertPresenter {
         }
     }
 
+    /// Adds `steps` to the steps planned under `session`, shown as pending until each runs.
+    func plan(_ steps: [String], under session: AlertSession) {
+        guard sessions[session.id] != nil, !session.isGone else { return }
+        session.plannedSteps += steps
+        advance(session)
+    }
+
+    /// Ends the planned step `title` of `session` as skipped without running it (a step that was
+    /// not planned is shown as skipped all the same).
+    func skipStep(_ title: String, reason: String?, under session: AlertSession) {
+        guard sessions[session.id] != nil, !session.isGone else { return }
+        let child = begin(title, parent: session)
+        _ = end(child, with: .skipped(reason))
+    }
+
     private func remove(_ session: AlertSession) {
         sessions[session.id] = nil
+        framesDeclined[session.id] = nil
         scheduler.schedule(session.id, at: nil)
         if let parent = session.parent {
             parent.model.children.removeAll { $0.id == session.id }

@@ -10,7 +10,7 @@ struct FinalLine: Hashable {
         case success, failure, warning, neutral
     }
 
-    /// `✔`, `✖` or `⚠`; `nil` for a toast.
+    /// `✔`, `✖`, `⚠` or `↷` (skipped); `nil` for a toast.
     var icon: String?
     /// The final text.
     var text: String
@@ -29,6 +29,7 @@ struct FinalLine: Hashable {
         case .failure: return FinalLine(icon: "✖", text: text, elapsed: nil, tone: .failure)
         case .cancelled, .timedOut: return FinalLine(icon: "⚠", text: text, elapsed: nil, tone: .warning)
         case .dismissed: return nil
+        case .skipped: return FinalLine(icon: "↷", text: text, elapsed: nil, tone: .neutral)
         }
     }
 

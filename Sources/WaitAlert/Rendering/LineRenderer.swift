@@ -1,17 +1,32 @@
 /// Draws alerts as plain lines, without a single escape byte: for pipes, files, CI logs and
 /// `TERM=dumb`.
 ///
-/// It prints a line when an alert first appears, a line per distinct text at most once every
-/// ``minimumInterval`` (a text that comes sooner waits, and a newer one replaces it: latest wins,
-/// so a busy alert never floods a log), every log line, and the final outcome — also for an alert
-/// that finished within its grace delay and was never shown, so the record of what happened is
-/// never lost.
+/// A top-level alert prints a line when it first appears, a line per distinct text at most once
+/// every ``minimumInterval`` (a text that comes sooner waits, and a newer one replaces it: latest
+/// wins, so a busy alert never floods a log), every log line, and its final outcome — also when it
+/// finished within its grace delay and was never shown, so the record of what happened is never
+/// lost.
+///
+/// A child task prints one line per change of state: when it starts (once its grace delay has
+/// passed), and when it ends (`✔ Compiling Core (3.2s)`, `✖ …`, `↷ …`); a child task that ends
+/// within its grace prints only a failure or a skip. When a group ends, the last log lines of its
+/// failed child tasks are printed again, then the steps it planned that never ran. While work
+/// runs and nothing else was printed for ``heartbeatInterval``, a heartbeat line says what is
+/// still running, so a CI watchdog that waits for output stays fed.
 @MainActor
 public final class LineRenderer: WaitAlertRenderer {
     /// The shortest time between two progress lines of one alert.
     public let minimumInterval: Duration
+    /// The longest time without a line while something runs: then a heartbeat line is printed.
+    public let heartbeatInterval: Duration
     private let terminal: any WaitAlertTerminal
     private var alerts: [WaitAlertID: Printed] = [:]
+    /// The failed child tasks' last log lines and the planned steps, printed when a group ends.
+    private var recap: GroupRecap
+    /// The instant of the last line written, or of the first render.
+    private var lastLine: Duration?
+    /// The instant of the latest render.
+    private var latest = Duration.zero
 
     private struct Printed {
         var text: String?
@@ -19,35 +34,67 @@ public final class LineRenderer: WaitAlertRenderer {
         /// Whether a newer text waits for ``minimumInterval`` to pass.
         var isHolding = false
         var ended = false
+        var parent: WaitAlertID?
+        /// When the alert began, for the heartbeat.
+        var began: Duration
+        /// Whether the alert is on screen and its work runs: the heartbeat names it.
+        var isRunning = false
+        var plannedSteps: [String] = []
     }
 
     /// Makes a renderer writing to `terminal`.
-    public init(terminal: any WaitAlertTerminal, minimumInterval: Duration = .seconds(1)) {
+    ///
+    /// - Parameters:
+    ///   - terminal: where the lines go.
+    ///   - minimumInterval: the shortest time between two progress lines of one alert.
+    ///   - heartbeatInterval: the longest time without a line while something runs.
+    ///   - failureLogLines: how many of a failed child task's last log lines are printed again
+    ///     when its group ends (0 for none).
+    public init(
+        terminal: any WaitAlertTerminal, minimumInterval: Duration = .seconds(1),
+        heartbeatInterval: Duration = .seconds(30), failureLogLines: Int = 5
+    ) {
         self.terminal = terminal
         self.minimumInterval = minimumInterval
+        self.heartbeatInterval = max(heartbeatInterval, .milliseconds(1))
+        self.recap = GroupRecap(logLines: failureLogLines)
     }
 
     public var wantsFrames: Bool { false }
 
     public func redrawDeadline(for alert: WaitAlertID) -> Duration? {
-        guard let printed = alerts[alert], printed.isHolding else { return nil }
-        return printed.at + minimumInterval
+        guard let printed = alerts[alert] else { return nil }
+        let heartbeat = printed.isRunning ? (lastLine ?? printed.began) + heartbeatInterval : nil
+        let held = printed.isHolding ? printed.at + minimumInterval : nil
+        return [heartbeat, held].compactMap { $0 }.min()
     }
 
     public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
-        var printed = alerts[alert] ?? Printed(at: instant)
+        latest = max(latest, instant)
+        if lastLine == nil { lastLine = instant }
+        var printed = alerts[alert] ?? Printed(at: instant, parent: snapshot.parent, began: instant)
         defer { alerts[alert] = snapshot.phase == .gone ? nil : printed }
+        if snapshot.outcome == nil { printed.plannedSteps = snapshot.plannedSteps }
+        printed.isRunning = snapshot.outcome == nil && snapshot.isOnScreen && snapshot.phase < .lingering
         if snapshot.outcome != nil || snapshot.phase >= .lingering {
             guard !printed.ended else { return }
             printed.ended = true
             printed.isHolding = false
-            if let final = FinalLine.of(snapshot) { emitLine(final.plain) }
+            printed.isRunning = false
+            end(snapshot, of: alert, printed: printed)
         } else if snapshot.isOnScreen, snapshot.kind == .waitAlert {
-            if printed.text == snapshot.text {
+            if snapshot.parent != nil {
+                // A child task: one line when it starts, none per text.
+                if printed.text == nil {
+                    printed.text = snapshot.text
+                    printed.at = instant
+                    emitLine(indent(snapshot.depth) + "▸ " + snapshot.text, at: instant)
+                }
+            } else if printed.text == snapshot.text {
                 printed.isHolding = false
             } else if printed.text == nil || instant - printed.at >= minimumInterval {
-                printed = Printed(text: snapshot.text, at: instant)
-                emitLine(snapshot.text)
+                printed = Printed(text: snapshot.text, at: instant, parent: nil, began: printed.began, isRunning: true)
+                emitLine(snapshot.text, at: instant)
             } else {
                 printed.isHolding = true
             }
@@ -55,18 +102,61 @@ public final class LineRenderer: WaitAlertRenderer {
     }
 
     public func log(_ line: String, from alert: WaitAlertID) {
-        emit(line)
+        let lines = TextSanitizer.logLines(line)
+        if alerts[alert]?.parent != nil { recap.log(lines, from: alert) }
+        write(lines, at: latest)
+    }
+
+    /// Prints the heartbeat when nothing was printed for ``heartbeatInterval`` while work runs.
+    public func flush(at instant: Duration) {
+        latest = max(latest, instant)
+        guard let lastLine, instant - lastLine >= heartbeatInterval else { return }
+        let running = alerts.filter(\.value.isRunning).sorted { $0.key < $1.key }
+        guard !running.isEmpty else { return }
+        let named = running.prefix(3).map { entry in
+            let name = DisplayWidth.truncate(TextSanitizer.line(entry.value.text ?? ""), toWidth: 40)
+            return "\(name) (\(DurationFormat.elapsed(instant - entry.value.began)))"
+        }
+        let more = running.count > named.count ? " and \(running.count - named.count) more" : ""
+        emitLine("… still running: " + named.joined(separator: ", ") + more, at: instant)
+    }
+
+    /// An alert ended: a child task's line (if it leaves one), a group's recap, the final line.
+    private func end(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, printed: Printed) {
+        let final = FinalLine.of(snapshot)
+        if let parent = snapshot.parent {
+            recap.ended(alert, of: parent, with: final)
+        }
+        var lines = recap.close(alert, planned: printed.plannedSteps).map(\.plain)
+        if let final {
+            if snapshot.parent == nil
+                || GroupRecap.leavesRecord(
+                    final, outcome: snapshot.outcome, wasShown: printed.text != nil, retention: snapshot.retention)
+            {
+                lines.append(indent(snapshot.depth) + final.plain)
+            }
+        }
+        write(lines, at: latest)
+    }
+
+    private func indent(_ depth: Int) -> String {
+        String(repeating: "  ", count: min(max(depth - 1, 0), 8))
     }
 
     /// Writes a progress or final text as exactly one line.
-    private func emitLine(_ text: String) {
+    private func emitLine(_ text: String, at instant: Duration) {
+        lastLine = instant
         terminal.write(Array((TextSanitizer.line(text) + "\n").utf8))
     }
 
-    /// Writes a log line, split at its line breaks: every part is kept.
-    private func emit(_ line: String) {
+    /// Writes lines, each split at its line breaks: every part is kept.
+    private func write(_ lines: [String], at instant: Duration) {
+        guard !lines.isEmpty else { return }
+        lastLine = instant
         var bytes: [UInt8] = []
-        for part in TextSanitizer.logLines(line) { bytes += (part + "\n").utf8 }
+        for line in lines {
+            for part in TextSanitizer.logLines(line) { bytes += (part + "\n").utf8 }
+        }
         terminal.write(bytes)
     }
 }

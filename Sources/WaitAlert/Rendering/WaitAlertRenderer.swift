@@ -2,7 +2,9 @@
 ///
 /// A presenter calls its renderers on the main actor, in order, with every new snapshot of every
 /// alert and every log line. Snapshots of one alert arrive in time order and end with one whose
-/// phase is `.gone`.
+/// phase is `.gone`. They come in batches — every alert due at one wake-up of the presenter's
+/// timer, or one alert's report — and each batch ends with ``flush(at:)``: a renderer that draws
+/// many alerts together (a terminal region) gathers them in `render` and draws once, there.
 @MainActor
 public protocol WaitAlertRenderer: AnyObject {
     /// Whether the renderer draws spinner frames and animation steps.
@@ -21,6 +23,10 @@ public protocol WaitAlertRenderer: AnyObject {
     /// Prints `line` above the alerts, on behalf of `alert`.
     func log(_ line: String, from alert: WaitAlertID)
 
+    /// Ends a batch of ``render(_:of:at:)`` and ``log(_:from:)`` calls made at `instant`: the
+    /// moment to draw what they changed, in one write.
+    func flush(at instant: Duration)
+
     /// Called once when a presenter starts using the renderer, with what the renderer may ask of
     /// it.
     func didAttach(to context: WaitAlertRendererContext)
@@ -32,13 +38,25 @@ public struct WaitAlertRendererContext: Sendable {
     /// renderer's Ctrl-C).
     public var cancelAllWork: @MainActor @Sendable () -> Bool
 
+    /// Says whether this renderer draws the spinner frames of an alert (`true` for every alert
+    /// until it says otherwise). A renderer that shows only some of its alerts — a terminal
+    /// region with more rows than lines — turns the others off; an alert that no renderer
+    /// animates wakes only for changes of phase and text, so frames cost what is on screen, not
+    /// what runs.
+    public var setDrawsFrames: @MainActor @Sendable (_ alert: WaitAlertID, _ draws: Bool) -> Void
+
     /// Makes a context.
-    public init(cancelAllWork: @escaping @MainActor @Sendable () -> Bool) {
+    public init(
+        cancelAllWork: @escaping @MainActor @Sendable () -> Bool,
+        setDrawsFrames: @escaping @MainActor @Sendable (_ alert: WaitAlertID, _ draws: Bool) -> Void = { _, _ in }
+    ) {
         self.cancelAllWork = cancelAllWork
+        self.setDrawsFrames = setDrawsFrames
     }
 }
 
 extension WaitAlertRenderer {
     public func didAttach(to context: WaitAlertRendererContext) {}
     public func redrawDeadline(for alert: WaitAlertID) -> Duration? { nil }
+    public func flush(at instant: Duration) {}
 }

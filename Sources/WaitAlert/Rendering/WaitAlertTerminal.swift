@@ -6,6 +6,10 @@ public protocol WaitAlertTerminal: AnyObject, Sendable {
     /// The width of the screen in cells, or `nil` when it is not known.
     var columns: Int? { get }
 
+    /// The height of the screen in lines, or `nil` when it is not known. A region of many rows
+    /// never grows taller than this, less one line. The default is `nil` (24 lines are assumed).
+    var rows: Int? { get }
+
     /// Whether the device is an interactive terminal that understands cursor movement and erasing.
     ///
     /// When `false`, the overlay writes plain lines and not one escape byte.
@@ -29,4 +33,5 @@ public protocol WaitAlertTerminal: AnyObject, Sendable {
 
 extension WaitAlertTerminal {
     public var isForeground: Bool { true }
+    public var rows: Int? { nil }
 }

@@ -47,6 +47,8 @@ final class ReportMailbox: Sendable {
         var wake: Task<Void, Never>?
         /// How to reach whoever drains the mailbox, once connected.
         var wakes: Wake?
+        /// Set when the work said it skipped what it was for, with the reason, if any.
+        var skipped: String??
 
         /// Kept out of line so the hot `update` path stays a few instructions inside the lock.
         @inline(never) @usableFromInline
@@ -162,6 +164,18 @@ final class ReportMailbox: Sendable {
         defer { state.backlogWaiters = [] }
         return state.backlogWaiters
     }
+
+    /// Records that the work skipped what it was for: the alert ends as skipped when the work
+    /// returns.
+    func skip(_ reason: String?) {
+        state.withLock { state in
+            guard !state.textsClosed else { return }
+            state.skipped = .some(reason)
+        }
+    }
+
+    /// Whether the work said it skipped, and why.
+    var skipped: String?? { state.withLock { $0.skipped } }
 
     /// Whether the alert still waits for an outcome.
     var isOpen: Bool { state.withLock { !$0.textsClosed } }

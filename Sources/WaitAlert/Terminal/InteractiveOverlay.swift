@@ -1,16 +1,80 @@
-/// The interactive side of a ``TerminalOverlay``: one line per visible alert at the bottom of a
-/// terminal, with the terminal guard (signals, input, exit) on standard error, and plain lines
-/// while the program is a background job.
+/// The interactive side of a ``TerminalOverlay``: a region at the bottom of a terminal with one
+/// row per visible alert and child task, the terminal guard (signals, input, exit) on standard
+/// error, and plain lines while the program is a background job.
+///
+/// `render` and `log` only gather what changed; `flush` lays the rows out within the terminal's
+/// height (``RegionLayout``) and draws them in one write (``OverlayScreen``). A child task's row
+/// ends as a record line above the region, in the order the tasks ended.
 @MainActor
 final class InteractiveOverlay: WaitAlertRenderer {
+    typealias Key = OverlayScreen.Key
+    typealias State = RegionLayout.Row<Key>.State
+
     private let ending: TerminalOverlay.Ending
     private let terminal: any WaitAlertTerminal
     private let integration: TerminalOverlay.ProcessIntegration
     /// Whether the overlay draws on the process's standard error, which the terminal guard protects.
     private let isStandardError: Bool
     private let colors: Bool
+    /// The failed child tasks' last log lines and the planned steps, printed when a group ends.
+    private var recap: GroupRecap
     private var screen = OverlayScreen()
-    private var endedShown: Set<WaitAlertID> = []
+
+    /// The rows of the region: every alert on screen, shown or left out by the layout.
+    private var rows: [WaitAlertID: Row] = [:]
+    /// The steps each alert has planned and not started, shown as pending rows under it.
+    private var planned: [WaitAlertID: [String]] = [:]
+    /// The parent of every child task seen, until it is forgotten.
+    private var parents: [WaitAlertID: WaitAlertID] = [:]
+    /// When each alert began.
+    private var began: [WaitAlertID: Duration] = [:]
+    /// The counts of each alert's child tasks.
+    private var groups: [WaitAlertID: Group] = [:]
+    /// Child tasks already counted as finished.
+    private var finishedChildren: Set<WaitAlertID> = []
+    /// Alerts whose ending has been handled.
+    private var ended: Set<WaitAlertID> = []
+    /// Alerts whose snapshots are over (`.gone`), kept while a record line waits.
+    private var gone: Set<WaitAlertID> = []
+    /// For each alert, its ended child tasks whose record lines wait, in the order they ended.
+    private var waiting: [WaitAlertID: [Waiting]] = [:]
+    /// Alerts that have ended as groups: a child task that ends later is recorded at once.
+    private var closedGroups: Set<WaitAlertID> = []
+    /// Lines waiting to be printed above the region at its next draw, styled and plain.
+    private var above: [(styled: String, plain: String)] = []
+    /// Whether something changed since the last draw.
+    private var dirty = false
+    /// The layout, when the rows have not changed since it was made.
+    private var layout: RegionLayout.Layout<Key>?
+    /// The budget the layout was made for.
+    private var layoutBudget = 0
+    /// Running rows the layout leaves out, whose frames the presenter was told not to draw.
+    private var unanimated: Set<WaitAlertID> = []
+    /// The instant of the latest batch, for decorations.
+    private var lastInstant = Duration.zero
+
+    /// An alert's row in the region.
+    private struct Row {
+        var line: OverlayScreen.Line
+        var parent: WaitAlertID?
+        var state: State
+    }
+
+    /// An ended child task whose record line waits its turn.
+    private struct Waiting {
+        var id: WaitAlertID
+        /// The record line, or `nil` when the task leaves none.
+        var record: FinalLine?
+        /// Whether its final message has been read (or it was never on screen).
+        var isReady: Bool
+    }
+
+    /// The child tasks of an alert so far.
+    private struct Group {
+        var started = 0
+        var finished = 0
+        var failed = 0
+    }
     private var context: WaitAlertRendererContext?
     private var guarding = false
     private var inputBlocked = false
@@ -23,11 +87,12 @@ final class InteractiveOverlay: WaitAlertRenderer {
 
     init(
         terminal: any WaitAlertTerminal, ending: TerminalOverlay.Ending, colors: Bool,
-        integration: TerminalOverlay.ProcessIntegration
+        integration: TerminalOverlay.ProcessIntegration, failureLogLines: Int = 5
     ) {
         self.terminal = terminal
         self.ending = ending
         self.integration = integration
+        self.recap = GroupRecap(logLines: failureLogLines)
         self.isStandardError =
             (terminal as? WaitAlertStandardError)?.descriptor == WaitAlertStandardError.shared.descriptor
         self.colors = colors
@@ -41,50 +106,305 @@ final class InteractiveOverlay: WaitAlertRenderer {
         self.context = context
     }
 
+    // MARK: - Gathering
+
     func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         guard !stopped else { return }
-        refreshPlacement()
+        dirty = true
+        lastInstant = max(lastInstant, instant)
         updateRunning(alert, isRunning: snapshot.outcome == nil && snapshot.phase < .lingering)
+        count(snapshot, of: alert, at: instant)
+        if let parent = snapshot.parent { parents[alert] = parent }
+        if snapshot.outcome == nil, planned[alert] ?? [] != snapshot.plannedSteps {
+            planned[alert] = snapshot.plannedSteps.isEmpty ? nil : snapshot.plannedSteps
+            layout = nil
+        }
         let ending = snapshot.kind == .toast ? TerminalOverlay.Ending.transient : self.ending
-        // A persistent ending is printed at once; in the background every ending is, as a plain line.
         if snapshot.outcome != nil, ending == .persistent || detached {
-            printEnding(of: snapshot, alert)
-        } else if !endedShown.contains(alert) {
+            if !ended.contains(alert) {
+                end(snapshot, of: alert, at: instant)
+            } else if snapshot.phase >= .fading {
+                read(alert)
+            }
+        } else if !ended.contains(alert) {
             switch snapshot.phase {
-            case .pending: return
-            case .appearing, .visible, .lingering, .fading: show(line(for: snapshot), of: alert)
-            case .gone: if screen.contains(alert) { write(screen.remove(alert, printingAbove: [])) }
+            case .pending: break
+            case .appearing, .visible, .lingering, .fading:
+                setRow(alert, Row(line: line(for: snapshot), parent: snapshot.parent, state: .running))
+            case .gone: removeRow(alert)
             }
         }
-        if snapshot.phase == .gone { endedShown.remove(alert) }
-        updateGuard()
-    }
-
-    /// Replaces an ended alert's line by its final line, once; in the background the final line
-    /// of a wait alert is printed as a plain line (a toast leaves nothing there).
-    private func printEnding(of snapshot: WaitAlertSnapshot, _ alert: WaitAlertID) {
-        guard endedShown.insert(alert).inserted else { return }
-        let final = FinalLine.of(snapshot).flatMap { detached && snapshot.kind == .toast ? nil : $0 }
-        if detached {
-            _ = screen.remove(alert, printingAbove: [])
-            writePlain(final.map { [$0.plain] } ?? [])
-        } else if screen.contains(alert) || final != nil {
-            write(screen.remove(alert, printingAbove: final.map { [styled($0)] } ?? []))
+        if snapshot.phase == .gone {
+            gone.insert(alert)
+            if !isWaiting(alert) { forget(alert) }
         }
     }
 
     func log(_ line: String, from alert: WaitAlertID) {
         guard !stopped else { return }
-        refreshPlacement()
         let lines = TextSanitizer.logLines(line)
-        if detached { writePlain(lines) } else { write(screen.print(lines)) }
+        if parents[alert] != nil { recap.log(lines, from: alert) }
+        if detached {
+            writePlain(lines)
+        } else {
+            above += lines.map { ($0, $0) }
+            dirty = true
+        }
     }
 
-    /// Re-reads the terminal's width and redraws every line, leaving no garbage behind when the
+    /// Draws what the batch changed, in one write.
+    func flush(at instant: Duration) {
+        guard !stopped, dirty else { return }
+        dirty = false
+        lastInstant = max(lastInstant, instant)
+        refreshPlacement()
+        drawRegion()
+        updateGuard()
+    }
+
+    private func setRow(_ alert: WaitAlertID, _ row: Row) {
+        if let old = rows[alert], old.state == row.state, old.parent == row.parent {
+            rows[alert]?.line = row.line
+        } else {
+            rows[alert] = row
+            layout = nil
+        }
+    }
+
+    private func removeRow(_ alert: WaitAlertID) {
+        guard rows.removeValue(forKey: alert) != nil else { return }
+        layout = nil
+    }
+
+    /// Keeps the counts of each alert's child tasks, for its header.
+    private func count(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
+        if began[alert] == nil {
+            began[alert] = instant
+            if let parent = snapshot.parent { groups[parent, default: Group()].started += 1 }
+        }
+        if let parent = snapshot.parent, let outcome = snapshot.outcome, finishedChildren.insert(alert).inserted {
+            groups[parent, default: Group()].finished += 1
+            if case .failure = outcome { groups[parent, default: Group()].failed += 1 }
+        }
+    }
+
+    private func forget(_ alert: WaitAlertID) {
+        ended.remove(alert)
+        gone.remove(alert)
+        removeRow(alert)
+        began[alert] = nil
+        groups[alert] = nil
+        planned[alert] = nil
+        parents[alert] = nil
+        closedGroups.remove(alert)
+        finishedChildren.remove(alert)
+        recap.forget(alert)
+        if unanimated.remove(alert) != nil { context?.setDrawsFrames(alert, true) }
+    }
+
+    // MARK: - Endings
+
+    /// An ended alert with a persistent ending (or any ending in the background). Its group
+    /// closes first: the record lines of its child tasks, in the order they ended, the last log
+    /// lines of those that failed, and the planned steps that never ran. Then a top-level alert's
+    /// final line is printed above the region; a child task's row shows its final line until it
+    /// has been read, then becomes a record line in its turn.
+    private func end(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
+        ended.insert(alert)
+        closeGroup(alert)
+        let final = FinalLine.of(snapshot).flatMap { detached && snapshot.kind == .toast ? nil : $0 }
+        guard let parent = snapshot.parent else {
+            removeRow(alert)
+            if let final { emit(final) }
+            return
+        }
+        recap.ended(alert, of: parent, with: final)
+        let record = final.flatMap { final in
+            GroupRecap.leavesRecord(
+                final, outcome: snapshot.outcome, wasShown: snapshot.wasShown, retention: snapshot.retention)
+                ? final : nil
+        }
+        let showsFinal = rows[alert] != nil && !detached && snapshot.phase < .fading && final != nil
+        if showsFinal, let final {
+            let state: State = final.tone == .failure ? .failed : .finished(at: instant)
+            let line = OverlayScreen.Line(
+                glyph: final.icon, text: TextSanitizer.line(final.text),
+                style: colors ? Self.style(for: final.tone) : .plain,
+                suffix: final.elapsed.map { " (\($0))" } ?? "", indent: snapshot.depth)
+            setRow(alert, Row(line: line, parent: parent, state: state))
+            retentions[alert] = snapshot.retention
+        } else {
+            removeRow(alert)
+        }
+        let isReady = !showsFinal || closedGroups.contains(parent)
+        waiting[parent, default: []].append(Waiting(id: alert, record: record, isReady: isReady))
+        commitReady(under: parent)
+    }
+
+    /// A child task's final message has been read (its alert fades): its record line may go.
+    private func read(_ alert: WaitAlertID) {
+        guard let parent = parents[alert], let index = waiting[parent]?.firstIndex(where: { $0.id == alert }),
+            waiting[parent]?[index].isReady == false
+        else { return }
+        let keeps = rows[alert] != nil && retention(of: alert) == .keepUntilGroupEnds
+        guard !keeps else { return }
+        waiting[parent]?[index].isReady = true
+        commitReady(under: parent)
+    }
+
+    /// The retention of a child task still in the region, from its waiting record.
+    private var retentions: [WaitAlertID: WaitAlertRowRetention] = [:]
+
+    private func retention(of alert: WaitAlertID) -> WaitAlertRowRetention {
+        retentions[alert] ?? .record
+    }
+
+    private func isWaiting(_ alert: WaitAlertID) -> Bool {
+        guard let parent = parents[alert] else { return false }
+        return waiting[parent]?.contains { $0.id == alert } == true
+    }
+
+    /// Prints, in order, the record lines under `parent` that are ready, up to the first that is
+    /// not: lines are committed in the order the tasks ended.
+    private func commitReady(under parent: WaitAlertID) {
+        while let first = waiting[parent]?.first, first.isReady {
+            waiting[parent]?.removeFirst()
+            commit(first)
+        }
+        if waiting[parent]?.isEmpty == true { waiting[parent] = nil }
+    }
+
+    private func commit(_ entry: Waiting) {
+        removeRow(entry.id)
+        retentions[entry.id] = nil
+        if let record = entry.record { emit(record) }
+        if gone.contains(entry.id) { forget(entry.id) }
+    }
+
+    /// `alert` has ended: every record line of its child tasks is committed now, in order, then
+    /// the last log lines of those that failed and the steps that never ran.
+    private func closeGroup(_ alert: WaitAlertID) {
+        closedGroups.insert(alert)
+        let entries = waiting.removeValue(forKey: alert) ?? []
+        entries.forEach(commit)
+        recap.close(alert, planned: planned.removeValue(forKey: alert) ?? []).forEach(emit)
+        layout = nil
+    }
+
+    /// Prints a final line above the region (or as a plain line in the background).
+    private func emit(_ final: FinalLine) {
+        emit(text: final.plain, tone: final.tone)
+    }
+
+    private func emit(text: String, tone: FinalLine.Tone) {
+        dirty = true
+        let text = TextSanitizer.line(text)
+        if detached {
+            writePlain([text])
+        } else {
+            above.append((colors ? Self.style(for: tone).apply(to: text) : text, text))
+        }
+    }
+
+    // MARK: - Drawing
+
+    /// Lays the rows out within the terminal's height and draws them, after the lines waiting to
+    /// be printed above: one write.
+    private func drawRegion() {
+        guard !detached else { return }
+        let budget = max((terminal.rows ?? 24) - 1, 1)
+        let layout = currentLayout(budget: budget)
+        var desired: [(key: Key, line: OverlayScreen.Line)] = []
+        desired.reserveCapacity(layout.rows.count + 1)
+        for key in layout.rows {
+            switch key {
+            case .alert(let id):
+                if let row = rows[id] { desired.append((key, decorated(row, of: id))) }
+            case .planned(let parent, let index):
+                let title = planned[parent]?[index] ?? ""
+                let depth = (rows[parent]?.line.indent ?? 0) + 1
+                let line = OverlayScreen.Line(
+                    glyph: "○", text: TextSanitizer.line(title), style: colors ? .grey(level: 0.5) : .plain,
+                    indent: depth)
+                desired.append((key, line))
+            case .summary:
+                break
+            }
+        }
+        if let hidden = layout.hidden {
+            desired.append(
+                (.summary, OverlayScreen.Line(glyph: nil, text: RegionLayout.summary(hidden), style: .plain)))
+        }
+        // The guard (signals, echo, exit restore) is in place before the first byte shows, so a
+        // Ctrl-C that comes as soon as the spinner does already finds it.
+        updateGuard()
+        let printed = above.map(\.styled)
+        above = []
+        write(screen.show(desired, printingAbove: printed))
+    }
+
+    /// The layout of the rows within `budget` lines, made again only when rows came, went or
+    /// changed state (or the budget changed): a frame that only turns spinners costs what is on
+    /// screen, however many rows there are.
+    private func currentLayout(budget: Int) -> RegionLayout.Layout<Key> {
+        if let layout, layoutBudget == budget { return layout }
+        var input: [RegionLayout.Row<Key>] = []
+        input.reserveCapacity(rows.count)
+        for id in rows.keys.sorted() {
+            guard let row = rows[id] else { continue }
+            input.append(RegionLayout.Row(id: .alert(id), parent: row.parent.map(Key.alert), state: row.state))
+        }
+        for (parent, steps) in planned.sorted(by: { $0.key < $1.key }) where rows[parent] != nil {
+            for index in steps.indices {
+                input.append(RegionLayout.Row(id: .planned(parent, index), parent: .alert(parent), state: .pending))
+            }
+        }
+        let layout = RegionLayout.layout(input, budget: budget)
+        self.layout = layout
+        layoutBudget = budget
+        animateOnly(shown: layout)
+        return layout
+    }
+
+    /// Tells the presenter which running rows are left out, so that their frames cost nothing.
+    private func animateOnly(shown layout: RegionLayout.Layout<Key>) {
+        guard let context else { return }
+        var hidden: Set<WaitAlertID> = []
+        if layout.hidden != nil {
+            let shown = Set(layout.rows)
+            for (id, row) in rows where row.state == .running && !shown.contains(.alert(id)) { hidden.insert(id) }
+        }
+        for id in hidden.subtracting(unanimated) { context.setDrawsFrames(id, false) }
+        for id in unanimated.subtracting(hidden) { context.setDrawsFrames(id, true) }
+        unanimated = hidden
+    }
+
+    /// A row with what the region adds: the header of an alert with child tasks
+    /// ("· 12/40 · 2 failed · 1m03s"), the elapsed time of a child task that has run a second.
+    private func decorated(_ row: Row, of alert: WaitAlertID) -> OverlayScreen.Line {
+        var line = row.line
+        guard row.state == .running else { return line }
+        let elapsed = began[alert].map { lastInstant - $0 } ?? .zero
+        if let group = groups[alert] {
+            let total = group.started + (planned[alert]?.count ?? 0)
+            line.suffix = " · \(group.finished)/\(total)"
+            if group.failed > 0 { line.suffix += " · \(group.failed) failed" }
+            if elapsed >= .seconds(1) { line.suffix += " · " + DurationFormat.elapsed(elapsed) }
+        } else if row.parent != nil, elapsed >= .seconds(1) {
+            line.suffix = " · " + DurationFormat.elapsed(elapsed)
+        }
+        return line
+    }
+
+    // MARK: - The terminal
+
+    /// Re-reads the terminal's size and redraws every line, leaving no garbage behind when the
     /// window shrank below a line's length.
     func terminalDidResize() {
         guard !stopped else { return }
         refreshPlacement()
+        dirty = true
+        flush(at: lastInstant)
     }
 
     /// Checks where the program now is after a stop and a continue (Ctrl-Z, then `fg` or `bg`):
@@ -125,6 +445,10 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// touched; the lines are kept to be drawn again in the foreground.
     private func detach() {
         detached = true
+        if !above.isEmpty {
+            writePlain(above.map(\.plain))
+            above = []
+        }
         updateGuard()  // nothing drawn; input no longer blocked (the shell owns the terminal now)
     }
 
@@ -133,16 +457,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
         detached = false
         screen.columns = terminal.columns ?? screen.columns
         write(screen.drawAfresh())
-        updateGuard()
-    }
-
-    private func show(_ line: OverlayScreen.Line, of alert: WaitAlertID) {
-        let firstLine = screen.isEmpty
-        let bytes = screen.update(alert, to: line)
-        // The guard (signals, echo, exit restore) is in place before the first byte shows, so a
-        // Ctrl-C that comes as soon as the spinner does already finds it.
-        if firstLine { updateGuard() }
-        if !bytes.isEmpty, !detached { write(bytes) }
+        dirty = true
     }
 
     private func write(_ bytes: [UInt8]) {
@@ -158,6 +473,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
         let written = isStandardError ? TerminalGuard.write(bytes, to: terminal) : terminal.write(bytes)
         if !written { stop() }
     }
+
+    // MARK: - Input and signals
 
     /// Tracks which alerts still wait for their work; once every work a Ctrl-C interrupted has
     /// ended, the next Ctrl-C cancels the next work instead of ending the program.
@@ -187,13 +504,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
             style = colors ? Self.style(for: final.tone) : .plain
         }
         if colors, snapshot.phase == .fading { style = .grey(level: snapshot.opacity) }
-        return OverlayScreen.Line(glyph: glyph, text: text, style: style)
-    }
-
-    /// A final line printed above the overlay, in its colour.
-    private func styled(_ final: FinalLine) -> String {
-        let text = TextSanitizer.line(final.plain)
-        return colors ? Self.style(for: final.tone).apply(to: text) : text
+        return OverlayScreen.Line(glyph: glyph, text: text, style: style, indent: snapshot.depth)
     }
 
     static func style(for tone: FinalLine.Tone) -> OverlayScreen.Style {
@@ -210,7 +521,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// whether lines are on screen; blocks input only in the foreground, while some alert still
     /// waits for its work.
     private func updateGuard() {
-        let shouldGuard = !screen.isEmpty && isStandardError
+        let shouldGuard = (!rows.isEmpty || !screen.isEmpty) && isStandardError
         if shouldGuard != guarding {
             guarding = shouldGuard
             if shouldGuard {

@@ -32,47 +32,60 @@ struct OverlayScreen {
         }
     }
 
-    /// One overlay line: a spinner glyph or icon, a text, a style.
+    /// What a line of the region shows: an alert's row, a step its parent planned (by position),
+    /// or the summary of the rows left out.
+    enum Key: Hashable {
+        case alert(WaitAlertID)
+        case planned(WaitAlertID, Int)
+        case summary
+    }
+
+    /// One overlay line: an indent, a spinner glyph or icon, a text, a suffix kept at its end
+    /// (counts, elapsed time), a style.
     struct Line: Hashable {
         var glyph: String?
         var text: String
         var style: Style
+        /// Kept whole when the line is cut to the width: the text gives way first.
+        var suffix: String = ""
+        /// Nesting depth; two cells each.
+        var indent: Int = 0
     }
 
     /// The terminal's width in cells.
     var columns = 80
-    private var lines: [(id: WaitAlertID, line: Line)] = []
+    private(set) var lines: [(key: Key, line: Line)] = []
 
     var isEmpty: Bool { lines.isEmpty }
 
-    func contains(_ id: WaitAlertID) -> Bool { lines.contains { $0.id == id } }
-
-    /// Shows `line` for alert `id`: appended under the others if new, else rewritten in place —
-    /// only the glyph when nothing else changed.
-    mutating func update(_ id: WaitAlertID, to line: Line) -> [UInt8] {
-        guard let index = lines.firstIndex(where: { $0.id == id }) else {
-            return append(id, line)
-        }
-        let old = lines[index].line
-        guard old != line else { return [] }
-        lines[index].line = line
-        var out = Self.down(index)
-        if old.text == line.text, old.style == line.style, line.style == .plain,
-            let glyph = line.glyph, let oldGlyph = old.glyph,
-            case let width = DisplayWidth.of(glyph), width == DisplayWidth.of(oldGlyph), width + 2 < columns
-        {
-            out += "\r" + glyph + Self.up(index)  // the cursor stays on the line's first row
-        } else {
-            out =
-                Self.autowrapOff + out + "\r" + render(line) + Self.eraseLine + Self.up(index) + "\r" + Self.autowrapOn
-        }
-        return Array(out.utf8)
-    }
-
-    /// Removes alert `id`'s line and prints `above` as lines that stay above the overlay.
-    mutating func remove(_ id: WaitAlertID, printingAbove above: [String]) -> [UInt8] {
+    /// Shows `desired`, the region's lines from top to bottom, after printing `above` as lines that
+    /// stay above it. Lines that stay in place are rewritten only where they changed (only the
+    /// glyph when nothing else did), lines added at the bottom are drawn alone, and any other
+    /// change erases the region and draws it again.
+    ///
+    /// - Returns: the bytes for one write, or none when nothing changes on screen.
+    mutating func show(_ desired: [(key: Key, line: Line)], printingAbove above: [String] = []) -> [UInt8] {
         let wasEmpty = lines.isEmpty
-        lines.removeAll { $0.id == id }
+        let current = lines.map(\.key)
+        let keys = desired.map(\.key)
+        if above.isEmpty, keys == current {
+            var out = ""
+            for (index, entry) in desired.enumerated() where entry.line != lines[index].line {
+                out += rewrite(index, from: lines[index].line, to: entry.line)
+            }
+            lines = desired
+            return Array(out.utf8)
+        }
+        if above.isEmpty, !wasEmpty, keys.count > current.count, Array(keys.prefix(current.count)) == current,
+            zip(desired, lines).allSatisfy({ $0.line == $1.line })
+        {
+            var out = Self.autowrapOff + Self.down(lines.count - 1)
+            for entry in desired[lines.count...] { out += "\r\n" + render(entry.line) + Self.eraseLine }
+            out += Self.up(desired.count - 1) + "\r" + Self.autowrapOn
+            lines = desired
+            return Array(out.utf8)
+        }
+        lines = desired
         return relayout(printing: above, wasEmpty: wasEmpty)
     }
 
@@ -92,18 +105,20 @@ struct OverlayScreen {
         relayout(printing: [], wasEmpty: true)
     }
 
-    private mutating func append(_ id: WaitAlertID, _ line: Line) -> [UInt8] {
-        var out: String
-        if lines.isEmpty {
-            out = Self.hideCursor + Self.autowrapOff + "\r" + render(line) + Self.eraseLine + "\r"
-        } else {
-            out =
-                Self.autowrapOff + Self.down(lines.count - 1) + "\r\n" + render(line) + Self.eraseLine
-                + Self.up(lines.count) + "\r"
+    /// The bytes that turn line `index` from `old` into `new`, from and back to the region's first
+    /// row: only the glyph when nothing else changed.
+    private func rewrite(_ index: Int, from old: Line, to new: Line) -> String {
+        var glyphOnly = old
+        glyphOnly.glyph = new.glyph
+        if glyphOnly == new, new.style == .plain, let glyph = new.glyph, let oldGlyph = old.glyph,
+            case let width = DisplayWidth.of(glyph), width == DisplayWidth.of(oldGlyph),
+            new.indent * 2 + width + 2 < columns
+        {
+            let across = new.indent > 0 ? "\u{1B}[\(new.indent * 2)C" : ""
+            return Self.down(index) + "\r" + across + glyph + Self.up(index)  // the cursor stays on the first row
         }
-        out += Self.autowrapOn
-        lines.append((id, line))
-        return Array(out.utf8)
+        return Self.autowrapOff + Self.down(index) + "\r" + render(new) + Self.eraseLine + Self.up(index) + "\r"
+            + Self.autowrapOn
     }
 
     private func relayout(printing above: [String], wasEmpty: Bool) -> [UInt8] {
@@ -120,18 +135,27 @@ struct OverlayScreen {
         return Array(out.utf8)
     }
 
-    /// The line's content, cut to one cell less than the width so the terminal never wraps it.
+    /// The line's content, cut to one cell less than the width so the terminal never wraps it:
+    /// the indent, the glyph, then the text cut so that the suffix and the text's own trailing
+    /// count ("12/40", "45%") survive.
     private func render(_ line: Line) -> String {
         let available = max(columns - 1, 1)
-        let content: String
+        let indent = String(repeating: " ", count: min(line.indent * 2, max(available - 2, 0)))
+        var room = available - indent.count
+        var content = indent
         if let glyph = line.glyph {
-            let textWidth = available - DisplayWidth.of(glyph) - 1
-            content =
-                textWidth > 0
-                ? glyph + " " + DisplayWidth.truncate(line.text, toWidth: textWidth)
-                : DisplayWidth.truncate(glyph, toWidth: available)
+            let glyphWidth = DisplayWidth.of(glyph)
+            guard room > glyphWidth + 1 else {
+                return line.style.apply(to: content + DisplayWidth.truncate(glyph, toWidth: room))
+            }
+            content += glyph + " "
+            room -= glyphWidth + 1
+        }
+        let suffixWidth = DisplayWidth.of(line.suffix)
+        if suffixWidth < room - 1 {
+            content += DisplayWidth.truncateKeepingEnd(line.text, toWidth: room - suffixWidth) + line.suffix
         } else {
-            content = DisplayWidth.truncate(line.text, toWidth: available)
+            content += DisplayWidth.truncate(line.text + line.suffix, toWidth: room)
         }
         return line.style.apply(to: content)
     }

@@ -62,22 +62,25 @@ public final class TerminalOverlay: WaitAlertRenderer {
     ///   - colors: the colour policy; `NO_COLOR`, `CLICOLOR_FORCE`/`FORCE_COLOR` by default.
     ///   - integration: signal handling and input blocking while visible, when `terminal` is
     ///     standard error; ignored for other terminals.
+    ///   - failureLogLines: how many of a failed child task's last log lines are printed again,
+    ///     under its record line, when its group ends (0 for none).
     public init(
         terminal: any WaitAlertTerminal = WaitAlertStandardError.shared,
         ending: Ending = .persistent,
         colors: ColorPolicy = .environment,
-        integration: ProcessIntegration = .full
+        integration: ProcessIntegration = .full,
+        failureLogLines: Int = 5
     ) {
         self.ending = ending
         if terminal.isInteractive {
             let overlay = InteractiveOverlay(
                 terminal: terminal, ending: ending, colors: colors.usesColor(interactive: true),
-                integration: integration)
+                integration: integration, failureLogLines: failureLogLines)
             interactive = overlay
             output = overlay
         } else {
             interactive = nil
-            output = LineRenderer(terminal: terminal)
+            output = LineRenderer(terminal: terminal, failureLogLines: failureLogLines)
         }
     }
 
@@ -97,6 +100,10 @@ public final class TerminalOverlay: WaitAlertRenderer {
 
     public func log(_ line: String, from alert: WaitAlertID) {
         output.log(line, from: alert)
+    }
+
+    public func flush(at instant: Duration) {
+        output.flush(at: instant)
     }
 
     /// Re-reads the terminal's width and redraws every line, leaving no garbage behind when the

@@ -41,6 +41,12 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
         return Int(size.ws_col)
     }
 
+    public var rows: Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+        return Int(size.ws_row)
+    }
+
     /// Whether this process's group is the terminal's foreground process group; `true` also when
     /// standard error is not the process's controlling terminal (no job control applies).
     public var isForeground: Bool {

@@ -63,6 +63,20 @@ package enum DisplayWidth {
         return text
     }
 
+    /// `text` cut to `width` cells like ``truncate(_:toWidth:)``, except that a count at its end
+    /// survives: when the last word holds a digit ("12/40", "45%", "3.2s") and takes at most half
+    /// the width, the cut falls before it — `Compiling SomeVeryLongTa… 12/40`.
+    package static func truncateKeepingEnd(_ text: String, toWidth width: Int) -> String {
+        guard of(text) > width else { return text }
+        guard let space = text.lastIndex(of: " ") else { return truncate(text, toWidth: width) }
+        let last = text[text.index(after: space)...]
+        let lastWidth = of(String(last))
+        guard last.contains(where: \.isNumber), lastWidth * 2 <= width, lastWidth + 2 < width else {
+            return truncate(text, toWidth: width)
+        }
+        return truncate(String(text[..<space]), toWidth: width - lastWidth - 1) + " " + last
+    }
+
     /// Whether a UTF-8 byte is a printable ASCII character, which is always one 1-cell cluster.
     private static func isPrintableASCII(_ byte: UInt8) -> Bool {
         byte &- 0x20 < 0x5F

@@ -11,4 +11,14 @@ enum DurationFormat {
         let minutes = (seconds + 30) / 60
         return "\(minutes / 60)h \(minutes % 60)m"
     }
+
+    /// `5s`, `1m03s`, `2h05m`: how long something has been running, in whole seconds, so that a
+    /// live row changes once a second at most.
+    static func elapsed(_ duration: Duration) -> String {
+        let seconds = max(Int(duration.components.seconds), 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        if seconds < 60 { return "\(seconds)s" }
+        if seconds < 3600 { return "\(seconds / 60)m\(two(seconds % 60))s" }
+        return "\(seconds / 3600)h\(two(seconds / 60 % 60))m"
+    }
 }

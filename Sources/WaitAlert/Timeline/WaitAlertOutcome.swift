@@ -16,6 +16,9 @@ public enum WaitAlertOutcome: Sendable, Hashable {
     case timedOut
     /// The alert was dismissed at once, with no final message.
     case dismissed
+    /// The work was skipped (``WaitAlertReporter/skip(_:)``), for the reason given, if any
+    /// ("Testing: skipped (no test target)").
+    case skipped(String?)
 
     /// The final message of an alert titled `title` whose work ran for `workDuration`, or `nil` for
     /// an alert dismissed at once.
@@ -33,6 +36,9 @@ public enum WaitAlertOutcome: Sendable, Hashable {
         case .cancelled: return name.isEmpty ? "Cancelled after \(after)" : "\(name): cancelled after \(after)"
         case .timedOut: return name.isEmpty ? "Timed out after \(after)" : "\(name): timed out after \(after)"
         case .dismissed: return nil
+        case .skipped(let reason):
+            let skipped = name.isEmpty ? "Skipped" : "\(name): skipped"
+            return reason.map { "\(skipped) (\($0))" } ?? skipped
         }
     }
 

@@ -35,6 +35,11 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     public var parent: WaitAlertID?
     /// How deep in its tree the alert is: 0 for a top-level alert, 1 for its child tasks, and so on.
     public var depth: Int
+    /// The titles of the steps planned under this alert (``WaitAlertReporter/plan(_:)``) that have
+    /// not shown yet, in order: a renderer shows them as pending.
+    public var plannedSteps: [String]
+    /// What a renderer does with this child task's row once it has ended.
+    public var retention: WaitAlertRowRetention
 
     /// Whether anything of the alert is on screen (appearing, visible, lingering or fading).
     public var isOnScreen: Bool { phase.isOnScreen }
@@ -59,7 +64,9 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         wasShown: Bool = true,
         workDuration: Duration? = nil,
         parent: WaitAlertID? = nil,
-        depth: Int = 0
+        depth: Int = 0,
+        plannedSteps: [String] = [],
+        retention: WaitAlertRowRetention = .record
     ) {
         self.phase = phase
         self.text = text
@@ -75,6 +82,8 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         self.workDuration = workDuration
         self.parent = parent
         self.depth = depth
+        self.plannedSteps = plannedSteps
+        self.retention = retention
     }
 
     /// Whether `other` looks the same but for the spinner's frame.
@@ -113,4 +122,17 @@ public enum WaitAlertKind: Sendable, Hashable {
     case waitAlert
     /// A text shown for its reading time, then faded out; no spinner, no outcome icon.
     case toast
+}
+
+/// What the region of a terminal does with a child task's row once the task has ended.
+public enum WaitAlertRowRetention: Sendable, Hashable {
+    /// The row shows the final message until it has been read, then becomes a permanent record
+    /// line above the region (`✔ Compiling Core (3.2s)`) and frees its place. The default.
+    case record
+    /// The row stays in the region, with its final message, until the group (the parent alert)
+    /// ends; then it becomes a record line.
+    case keepUntilGroupEnds
+    /// The row shows the final message until it has been read, then goes without a trace; a
+    /// failed or cancelled task still leaves its record line.
+    case transient
 }

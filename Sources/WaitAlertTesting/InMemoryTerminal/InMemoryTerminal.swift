@@ -60,8 +60,8 @@ public final class InMemoryTerminal: WaitAlertTerminal {
         state.withLock { $0.screen.columns }
     }
 
-    /// The current height of the screen in lines.
-    public var rows: Int {
+    /// The current height of the screen in lines; never `nil`.
+    public var rows: Int? {
         state.withLock { $0.screen.rows }
     }
 

@@ -166,7 +166,7 @@ struct ArticleExampleTests {
         case .success: "checkmark.circle"
         case .failure: "xmark.octagon"
         case .cancelled, .timedOut: "exclamationmark.triangle"
-        case .dismissed: "circle"
+        case .dismissed, .skipped: "circle"
         }
     }
 }

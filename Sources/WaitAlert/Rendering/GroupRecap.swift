@@ -1,0 +1,65 @@
+/// What a group leaves when it ends, besides the record lines of its child tasks: the last log
+/// lines of each child task that failed, and the steps it planned that never ran.
+///
+/// Kept by every renderer that prints endings (the terminal region, plain lines), so both print
+/// the same recap.
+struct GroupRecap {
+    /// How many of a failed child task's last log lines are printed again; 0 for none.
+    let logLines: Int
+    /// The last log lines of each child task, until it ends.
+    private var recentLogs: [WaitAlertID: [String]] = [:]
+    /// For each group, its failed child tasks that logged: their final text and last log lines.
+    private var failures: [WaitAlertID: [(text: String, logs: [String])]] = [:]
+
+    init(logLines: Int) {
+        self.logLines = max(logLines, 0)
+    }
+
+    /// Keeps `lines`, logged by the child task `alert`.
+    mutating func log(_ lines: [String], from alert: WaitAlertID) {
+        guard logLines > 0, !lines.isEmpty else { return }
+        var recent = recentLogs[alert] ?? []
+        recent += lines.suffix(logLines)
+        recentLogs[alert] = Array(recent.suffix(logLines))
+    }
+
+    /// The child task `alert` of `parent` ended with `final`.
+    mutating func ended(_ alert: WaitAlertID, of parent: WaitAlertID, with final: FinalLine?) {
+        let logs = recentLogs.removeValue(forKey: alert) ?? []
+        guard let final, final.tone == .failure, !logs.isEmpty else { return }
+        failures[parent, default: []].append((final.text, logs))
+    }
+
+    /// The lines `parent` leaves as it ends: for each failed child task, its final text and last
+    /// log lines (indented); then `planned`, the steps that never ran.
+    mutating func close(_ parent: WaitAlertID, planned: [String]) -> [FinalLine] {
+        var lines: [FinalLine] = []
+        for failure in failures.removeValue(forKey: parent) ?? [] {
+            lines.append(FinalLine(icon: nil, text: "\(failure.text) — last log lines:", tone: .failure))
+            lines += failure.logs.map { FinalLine(icon: nil, text: "    " + $0, tone: .neutral) }
+        }
+        for step in planned {
+            lines.append(
+                FinalLine(icon: "○", text: "\(WaitAlertOutcome.name(fromTitle: step)): not run", tone: .neutral))
+        }
+        return lines
+    }
+
+    /// Lets go of what is kept for `alert`.
+    mutating func forget(_ alert: WaitAlertID) {
+        recentLogs[alert] = nil
+        failures[alert] = nil
+    }
+
+    /// Whether a child task that ended with `outcome` and `final`, after being shown or not, leaves
+    /// a record line under `retention`: a task that ended within its grace leaves one only if it
+    /// failed or was skipped; a transient one only if it did not succeed.
+    static func leavesRecord(
+        _ final: FinalLine, outcome: WaitAlertOutcome?, wasShown: Bool, retention: WaitAlertRowRetention
+    ) -> Bool {
+        let skipped = if case .skipped = outcome { true } else { false }
+        if !wasShown { return skipped || final.tone == .failure }
+        if retention == .transient { return skipped || final.tone == .failure || final.tone == .warning }
+        return true
+    }
+}
