@@ -35,6 +35,8 @@ public final class LineRenderer: WaitAlertRenderer {
         var isHolding = false
         var ended = false
         var parent: WaitAlertID?
+        /// The alert's first text: its title.
+        var title: String
         /// When the alert began, for the heartbeat.
         var began: Duration
         /// Whether the alert is on screen and its work runs: the heartbeat names it.
@@ -72,7 +74,8 @@ public final class LineRenderer: WaitAlertRenderer {
     public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         latest = max(latest, instant)
         if lastLine == nil { lastLine = instant }
-        var printed = alerts[alert] ?? Printed(at: instant, parent: snapshot.parent, began: instant)
+        var printed =
+            alerts[alert] ?? Printed(at: instant, parent: snapshot.parent, title: snapshot.text, began: instant)
         defer { alerts[alert] = snapshot.phase == .gone ? nil : printed }
         if snapshot.outcome == nil { printed.plannedSteps = snapshot.plannedSteps }
         printed.isRunning = snapshot.outcome == nil && snapshot.isOnScreen && snapshot.phase < .lingering
@@ -88,12 +91,14 @@ public final class LineRenderer: WaitAlertRenderer {
                 if printed.text == nil {
                     printed.text = snapshot.text
                     printed.at = instant
-                    emitLine(indent(snapshot.depth) + "▸ " + snapshot.text, at: instant)
+                    emitLine(indent(snapshot.depth) + "▸ " + printed.title, at: instant)
                 }
             } else if printed.text == snapshot.text {
                 printed.isHolding = false
             } else if printed.text == nil || instant - printed.at >= minimumInterval {
-                printed = Printed(text: snapshot.text, at: instant, parent: nil, began: printed.began, isRunning: true)
+                printed = Printed(
+                    text: snapshot.text, at: instant, parent: nil, title: printed.title, began: printed.began,
+                    isRunning: true)
                 emitLine(snapshot.text, at: instant)
             } else {
                 printed.isHolding = true

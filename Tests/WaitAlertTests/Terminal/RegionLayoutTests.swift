@@ -51,6 +51,18 @@ struct RegionLayoutTests {
         #expect(layout.rows == [header, rows[15].id, child.id])
     }
 
+    @Test func pendingStepsGiveWayToEverythingElse() {
+        let (header, rows) = Self.group(12) { index in
+            index < 6 ? .pending : index == 6 ? .finished(at: .seconds(1)) : .running
+        }
+        let layout = RegionLayout.layout(rows, budget: 8)
+        #expect(layout.rows == [header] + rows[7...].map(\.id), "in tree order: \(layout.rows)")
+        #expect(layout.hidden == RegionLayout.Hidden(running: 0, finished: 0, pending: 6))
+        #expect(RegionLayout.summary(layout.hidden!) == "… 6 pending")
+        let roomy = RegionLayout.layout(rows, budget: 20)
+        #expect(roomy.rows.count == 13 && roomy.hidden == nil)
+    }
+
     /// Over random trees and budgets: never more lines than the budget, ancestors always shown,
     /// tree order kept, and the summary counts what is left out.
     @Test func layoutInvariants() {
