@@ -76,18 +76,16 @@ extension WaitAlertReporter {
     ///     try await deploy.step("Restarting") { _ in try await restart() }
     /// }
     /// ```
-    @MainActor
-    public func plan(_ steps: [String]) {
+    public func plan(_ steps: [String]) async {
         guard let parent else { return }
-        parent.presenter.plan(steps, under: parent.session)
+        await MainActor.run { parent.presenter.plan(steps, under: parent.session) }
     }
 
     /// Ends the planned step `title` as skipped without running it: `↷ Testing: skipped (no test
     /// target)`.
-    @MainActor
-    public func skipStep(_ title: String, reason: String? = nil) {
+    public func skipStep(_ title: String, reason: String? = nil) async {
         guard let parent else { return }
-        parent.presenter.skipStep(title, reason: reason, under: parent.session)
+        await MainActor.run { parent.presenter.skipStep(title, reason: reason, under: parent.session) }
     }
 
     /// Begins a child alert of this reporter's alert on its presenter (or, for a reporter without
@@ -109,8 +107,10 @@ extension WaitAlertReporter {
     /// its end and the failures are thrown together as ``WaitAlertTaskFailures``.
     ///
     /// ```swift
-    /// let objects = try await build.tasks(for: targets, policy: .keepGoing, title: { "Compiling \($0)" }) {
-    ///     target, row in try await compile(target)
+    /// let objects = try await build.tasks(for: targets, policy: .keepGoing, maxConcurrency: 8) { target in
+    ///     "Compiling \(target)"
+    /// } operation: { target, row in
+    ///     try await compile(target)
     /// }
     /// ```
     ///
@@ -121,6 +121,7 @@ extension WaitAlertReporter {
         policy: WaitAlertFailurePolicy = .failFast,
         maxConcurrency: Int? = nil,
         retention: WaitAlertRowRetention = .record,
+        isolation: isolated (any Actor)? = #isolation,
         title: (Element) -> String,
         operation: @escaping @Sendable (Element, WaitAlertReporter) async throws -> Value
     ) async throws -> [Value] {

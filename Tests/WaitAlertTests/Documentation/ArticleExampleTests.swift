@@ -161,6 +161,92 @@ struct ArticleExampleTests {
         #expect(alert.model.completion?.outcome == .dismissed)
     }
 
+    // MARK: - Many tasks in one region
+
+    @Test func readmeBuilding() async throws {
+        let targets = ["Core", "UI", "CLI"]
+        try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Building") { build in
+                await build.plan(["Resolving packages", "Compiling", "Testing"])
+                try await build.step("Resolving packages") { _ in try await resolve() }
+                try await build.step("Compiling") { compiling in
+                    try await compiling.tasks(for: targets, policy: .keepGoing, maxConcurrency: 8) { target in
+                        "Compiling \(target)"
+                    } operation: { target, row in
+                        row.update("\(target): 12/40 files")
+                        try await compile(target)
+                    }
+                }
+                await build.skipStep("Testing", reason: "no test target")
+            }
+        }
+        await bed.run()
+        let finals = bed.recorder.snapshots.compactMap(\.finalText)
+        #expect(finals.contains("Compiling CLI") && finals.contains("Testing: skipped (no test target)"))
+    }
+
+    @Test func manyTasksTaskGroup() async throws {
+        let targets = ["Core", "UI"]
+        try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Building") { build in
+                try await build.step("Resolving packages") { _ in try await resolve() }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for target in targets {
+                        group.addTask {
+                            try await build.task("Compiling \(target)") { row in
+                                row.update("\(target): 12/40 files")
+                                try await compile(target)
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+        await bed.run()
+        #expect(bed.recorder.snapshots.compactMap(\.finalText).contains("Compiling UI"))
+    }
+
+    @Test func manyTasksPolicy() async throws {
+        let targets = ["Core", "UI"]
+        let objects = try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Building") { build in
+                let objects = try await build.tasks(for: targets, policy: .keepGoing, maxConcurrency: 8) { target in
+                    "Compiling \(target)"
+                } operation: { target, row in
+                    try await compile(target)
+                }
+                return objects
+            }
+        }
+        #expect(objects == ["Core.o", "UI.o"])
+        await bed.run()
+    }
+
+    @Test func manyTasksPlannedAndSkipped() async throws {
+        try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Deploying") { deploy in
+                await deploy.plan(["Building", "Testing", "Uploading"])
+                try await deploy.step("Building") { _ in try await compile("App") }
+                await deploy.skipStep("Testing", reason: "no test target")
+                try await deploy.step("Uploading") { _ in _ = try await upload() }
+            }
+        }
+        await bed.run()
+        #expect(bed.recorder.snapshots.compactMap(\.finalText).contains("Testing: skipped (no test target)"))
+    }
+
+    @Test func manyTasksRetention() async throws {
+        let url = "https://example.com/a.json"
+        _ = try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Building") { build in
+                try await build.task("Fetching \(url)", retention: .transient) { _ in try await fetch(url) }
+            }
+        }
+        await bed.run()
+        #expect(bed.recorder.snapshots.contains { $0.retention == .transient })
+    }
+
     static func symbol(for outcome: WaitAlertOutcome) -> String {
         switch outcome {
         case .success: "checkmark.circle"
@@ -179,3 +265,5 @@ func upload() async throws -> Upload { Upload(bytes: 2048) }
 func fetch(_ name: String) async throws -> String { name }
 func fetchAll() async throws -> [String] { ["a.json", "b.json", "c.json"] }
 func compress(_ file: String) async throws {}
+func resolve() async throws {}
+@discardableResult func compile(_ target: String) async throws -> String { target + ".o" }

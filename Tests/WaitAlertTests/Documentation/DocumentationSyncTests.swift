@@ -10,6 +10,7 @@ struct DocumentationSyncTests {
         "Sources/WaitAlert/WaitAlert.docc/WaitAlert.md",
         "Sources/WaitAlert/WaitAlert.docc/WrappingWork.md",
         "Sources/WaitAlert/WaitAlert.docc/InATerminal.md",
+        "Sources/WaitAlert/WaitAlert.docc/ManyTasks.md",
         "Sources/WaitAlert/WaitAlert.docc/DrawingAlertsInSwiftUI.md",
         "Sources/WaitAlertTesting/WaitAlertTesting.docc/WaitAlertTesting.md",
         "Sources/WaitAlertTesting/WaitAlertTesting.docc/TestingCodeThatShowsWaitAlerts.md",
