@@ -1,11 +1,15 @@
 /// The wait alert as a one-line spinner on a terminal — standard error by default — that always
 /// leaves the terminal clean.
 ///
-/// On an interactive terminal each visible alert takes one line at the bottom of the output, in
-/// the order alerts appeared, with the cursor hidden. An idle frame rewrites only the spinner
-/// glyph; a new text rewrites its line; log lines print above the alerts. Every text is sanitized
-/// (no control character or escape sequence reaches the terminal) and cut to the terminal's width
-/// by display width. When the output is not interactive (a pipe, a file, CI, `TERM=dumb`), it
+/// On an interactive terminal each visible alert and child task takes one line of a region at
+/// the bottom of the output, in the order alerts appeared (child tasks indented under their
+/// parent), with the cursor hidden. The region is never taller than the window's rows less one:
+/// when rows run out it keeps a group's header, failed rows, running rows in a stable order and
+/// recently finished ones, and sums up the rest in one line. A finished child task becomes a
+/// record line above the region once its final message was read. Each batch of changes is one
+/// write: an idle frame rewrites only spinner glyphs; a new text rewrites its line; log lines
+/// print above the region. Every text is sanitized (no control character or escape sequence
+/// reaches the terminal) and cut to the terminal's width by display width. When the output is not interactive (a pipe, a file, CI, `TERM=dumb`), it
 /// writes plain lines through a ``LineRenderer`` and not one escape byte. Which of the two it is
 /// is decided once, when the overlay is made.
 ///

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How fast work progresses and when it will end, from progress reports placed at explicit
+/// instants: a pure value, like ``WaitAlertTimeline``, that a test drives instant by instant.
+///
+/// The rate is an exponentially weighted average over time (not over reports): a report after a
+/// long gap weighs by the time it covers, so a thousand reports a second and one report every ten
+/// seconds describe the same work the same way. The time left counts down between reports at the
+/// estimated rate, so it neither jumps at each report of a steady trace nor freezes between the
+/// reports of a bursty one.
+///
+/// It says nothing until it knows something: no time left before at least one second, two
+/// reports and one percent done; ``Remaining/stalled`` once no progress came for
+/// ``stallAfter`` (or for three times the usual gap between reports, when that is longer).
+///
+/// ```swift
+/// var estimator = WaitAlertRateEstimator()
+/// estimator.record(completed: 0, at: .zero)
+/// estimator.record(completed: 1, at: .seconds(1))
+/// estimator.estimate(total: 10, at: .seconds(1)).remaining  // .about(.seconds(9))
+/// ```
+public struct WaitAlertRateEstimator: Sendable, Hashable {
+    /// What is known of the time left.
+    public enum Remaining: Sendable, Hashable {
+        /// Not enough is known yet (or the total is not).
+        case unknown
+        /// No progress came for a while.
+        case stalled
+        /// About this much time is left.
+        case about(Duration)
+    }
+
+    /// A rate and the time left, at one instant.
+    public struct Estimate: Sendable, Hashable {
+        /// Units per second, once known.
+        public var rate: Double?
+        /// The time left.
+        public var remaining: Remaining
+
+        public init(rate: Double?, remaining: Remaining) {
+            self.rate = rate
+            self.remaining = remaining
+        }
+    }
+
+    /// How quickly the rate follows a change: after this long at a new rate, the estimate has
+    /// moved about two thirds of the way to it.
+    public let timeConstant: Duration
+    /// How long without progress makes the work stalled, at least.
+    public let stallAfter: Duration
+
+    /// The first report: where the work started.
+    private var first: Sample?
+    /// The latest instant at which the work had moved on, and how far it was.
+    private var last: Sample?
+    /// The report before `last`'s instant, and the rate then: a report at the same instant as
+    /// `last` is folded into it.
+    private var previous: Sample?
+    private var rateBeforeLast: Double?
+    private var rate: Double?
+    /// The usual gap between reports that moved the work on, weighted towards recent ones.
+    private var gap: Double?
+    private var reports = 0
+
+    private struct Sample: Sendable, Hashable {
+        var instant: Duration
+        var completed: Double
+    }
+
+    /// Makes an estimator.
+    public init(timeConstant: Duration = .seconds(3), stallAfter: Duration = .seconds(5)) {
+        self.timeConstant = max(timeConstant, .milliseconds(1))
+        self.stallAfter = stallAfter
+    }
+
+    /// Takes a report: `completed` units done at `instant`. A count that goes back starts the
+    /// estimate over (the work started again).
+    public mutating func record(completed: Double, at instant: Duration) {
+        guard completed.isFinite else { return }
+        reports += 1
+        guard let last, completed >= last.completed, instant >= last.instant else {
+            self = WaitAlertRateEstimator(timeConstant: timeConstant, stallAfter: stallAfter)
+            reports = 1
+            first = Sample(instant: instant, completed: completed)
+            self.last = first
+            return
+        }
+        guard completed > last.completed else { return }
+        if instant == last.instant, let previous {
+            // More of the same instant's work: the rate at that instant is made again with all of it.
+            self.last = Sample(instant: instant, completed: completed)
+            rate = Self.blend(rateBeforeLast, from: previous, to: self.last!, timeConstant: timeConstant)
+            return
+        }
+        if instant == last.instant {
+            // Progress at the first report's instant: the start of the work moves up.
+            self.first = Sample(instant: instant, completed: completed)
+            self.last = first
+            return
+        }
+        let seconds = Self.seconds(instant - last.instant)
+        gap = gap.map { $0 + 0.3 * (seconds - $0) } ?? seconds
+        previous = last
+        rateBeforeLast = rate
+        self.last = Sample(instant: instant, completed: completed)
+        rate = Self.blend(rate, from: last, to: self.last!, timeConstant: timeConstant)
+    }
+
+    /// The rate and the time left at `now`, for `total` units (`nil` when the total is unknown).
+    public func estimate(total: Double?, at now: Duration) -> Estimate {
+        guard let first, let last else { return Estimate(rate: nil, remaining: .unknown) }
+        let known = reports >= 2 && now - first.instant >= .seconds(1) && rate != nil
+        guard known, let rate, rate > 0 else { return Estimate(rate: nil, remaining: .unknown) }
+        let sinceProgress = now - last.instant
+        let stallLimit = max(stallAfter, .seconds(3 * (gap ?? 0)))
+        if sinceProgress >= stallLimit { return Estimate(rate: rate, remaining: .stalled) }
+        guard let total, total > 0, total.isFinite, last.completed / total >= 0.01 else {
+            return Estimate(rate: rate, remaining: .unknown)
+        }
+        let left = max(total - last.completed, 0) / rate - Self.seconds(sinceProgress)
+        return Estimate(rate: rate, remaining: .about(.seconds(max(left, 0))))
+    }
+
+    /// `rate` moved towards the rate between two samples, weighted by the time between them.
+    private static func blend(_ rate: Double?, from old: Sample, to new: Sample, timeConstant: Duration) -> Double {
+        let seconds = Self.seconds(new.instant - old.instant)
+        let instant = (new.completed - old.completed) / seconds
+        guard let rate else { return instant }
+        let weight = 1 - exp(-seconds / Self.seconds(timeConstant))
+        return rate + weight * (instant - rate)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
