@@ -25,6 +25,35 @@ public struct WaitAlertReporter: Sendable {
         mailbox.update(text)
     }
 
+    /// Says how far the work has gone: `completed` of `total` units (`nil` when the total is not
+    /// known yet), counted in `unit` (the last unit given when `nil`; a plain count at first).
+    /// As cheap as ``update(_:)``; the alert shows a bar, the count, the rate and the time left.
+    ///
+    /// ```swift
+    /// try await withWaitAlert("Downloading") { alert in
+    ///     alert.progress(completed: 0, total: size, unit: .bytes)
+    ///     for try await chunk in chunks {
+    ///         alert.advance(by: chunk.count)
+    ///     }
+    /// }
+    /// ```
+    @inlinable
+    public func progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit? = nil) {
+        mailbox.progress(completed: completed, total: total, unit: unit)
+    }
+
+    /// Adds `units` to the count done, and `totalBy` to the total (work that finds more to do as
+    /// it goes).
+    @inlinable
+    public func advance(by units: Int = 1, totalBy: Int = 0) {
+        mailbox.advance(by: units, growingTotalBy: totalBy)
+    }
+
+    /// Stops showing progress: the alert spins without a bar until progress is reported again.
+    public func progressUnknown() {
+        mailbox.indeterminate()
+    }
+
     /// Prints `line` above the alert. Never coalesced, dropped or reordered.
     ///
     /// Lines wait in memory until the main actor prints them. When more than

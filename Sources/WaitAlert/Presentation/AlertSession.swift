@@ -98,6 +98,25 @@ final class AlertSession {
         // In call order: the log lines made before the latest text, the text, the rest, the end.
         let logsBeforeText = batch.text == nil ? batch.logs.count : batch.logsBeforeText
         for line in batch.logs[..<logsBeforeText] { actions += timeline.send(.log(line), at: reported) }
+        // Progress: the first report since the last step is placed where it was made (work that
+        // reports now and then), the latest at this step.
+        var latestProgressAt = reported
+        if let first = batch.firstProgress, let latest = batch.progress {
+            let firstAt = min(first.at, reported)
+            if first.progress.completed == latest.completed, first.progress.total == latest.total {
+                latestProgressAt = firstAt
+            } else {
+                let event = WaitAlertTimeline.Event.progress(
+                    completed: first.progress.completed, total: first.progress.total, unit: first.progress.unit)
+                actions += timeline.send(event, at: firstAt)
+            }
+        }
+        if batch.progressChanged {
+            let event: WaitAlertTimeline.Event =
+                batch.progress.map { .progress(completed: $0.completed, total: $0.total, unit: $0.unit) }
+                ?? .indeterminate
+            actions += timeline.send(event, at: latestProgressAt)
+        }
         if let text = batch.text { actions += timeline.send(.update(text), at: reported) }
         for line in batch.logs[logsBeforeText...] { actions += timeline.send(.log(line), at: reported) }
         if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: ended) }
@@ -138,6 +157,10 @@ final class AlertSession {
         var deadlines = [timeline.nextDeadline]
         if let slot, slot > now { deadlines.append(slot) }
         if wantsFrames, let frame = timeline.nextFrame(after: now) { deadlines.append(onFrameGrid(frame)) }
+        if !wantsFrames, !isHidden, timeline.progress != nil, timeline.phase.isOnScreen, timeline.outcome == nil {
+            // Nothing animates this alert: its progress is taken once a second.
+            deadlines.append(now + .seconds(1))
+        }
         return deadlines.compactMap { $0 }.min()
     }
 

@@ -106,7 +106,8 @@ public final class WaitAlertPresenter {
                 now: { [weak self, weak session] in
                     guard let self, let session else { return }
                     advance(session)
-                }
+                },
+                clock: clock.now
             ))
         session.model.onDismiss = { [weak self, weak session] in
             guard let self, let session else { return }

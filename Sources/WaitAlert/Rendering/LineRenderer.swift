@@ -5,7 +5,9 @@
 /// every ``minimumInterval`` (a text that comes sooner waits, and a newer one replaces it: latest
 /// wins, so a busy alert never floods a log), every log line, and its final outcome — also when it
 /// finished within its grace delay and was never shown, so the record of what happened is never
-/// lost.
+/// lost. Its progress (``WaitAlertReporter/progress(completed:total:unit:)``) is printed as it
+/// passes 25, 50, 75 and 100 %, and otherwise at most every ``progressInterval`` when it moved:
+/// `Downloading: 45% (1.8 MB / 4.0 MB, 1.2 MB/s, ~3m left)`.
 ///
 /// A child task prints one line per change of state: when it starts (once its grace delay has
 /// passed), and when it ends (`✔ Compiling Core (3.2s)`, `✖ …`, `↷ …`); a child task that ends
@@ -19,6 +21,8 @@ public final class LineRenderer: WaitAlertRenderer {
     public let minimumInterval: Duration
     /// The longest time without a line while something runs: then a heartbeat line is printed.
     public let heartbeatInterval: Duration
+    /// The shortest time between two progress lines of one alert, besides the quarters.
+    public let progressInterval: Duration
     private let terminal: any WaitAlertTerminal
     private var alerts: [WaitAlertID: Printed] = [:]
     /// The failed child tasks' last log lines and the planned steps, printed when a group ends.
@@ -42,6 +46,11 @@ public final class LineRenderer: WaitAlertRenderer {
         /// Whether the alert is on screen and its work runs: the heartbeat names it.
         var isRunning = false
         var plannedSteps: [String] = []
+        /// The quarter of its progress last printed (0 … 4), and when.
+        var quarter = 0
+        var progressAt: Duration?
+        var progressCompleted: Int?
+        var progress: WaitAlertProgress?
     }
 
     /// Makes a renderer writing to `terminal`.
@@ -50,12 +59,16 @@ public final class LineRenderer: WaitAlertRenderer {
     ///   - terminal: where the lines go.
     ///   - minimumInterval: the shortest time between two progress lines of one alert.
     ///   - heartbeatInterval: the longest time without a line while something runs.
+    ///   - progressInterval: the shortest time between two progress lines of one alert, besides
+    ///     the lines at 25, 50, 75 and 100 %.
     ///   - failureLogLines: how many of a failed child task's last log lines are printed again
     ///     when its group ends (0 for none).
     public init(
         terminal: any WaitAlertTerminal, minimumInterval: Duration = .seconds(1),
-        heartbeatInterval: Duration = .seconds(30), failureLogLines: Int = 5
+        heartbeatInterval: Duration = .seconds(30), progressInterval: Duration = .seconds(5),
+        failureLogLines: Int = 5
     ) {
+        self.progressInterval = progressInterval
         self.terminal = terminal
         self.minimumInterval = minimumInterval
         self.heartbeatInterval = max(heartbeatInterval, .milliseconds(1))
@@ -77,7 +90,10 @@ public final class LineRenderer: WaitAlertRenderer {
         var printed =
             alerts[alert] ?? Printed(at: instant, parent: snapshot.parent, title: snapshot.text, began: instant)
         defer { alerts[alert] = snapshot.phase == .gone ? nil : printed }
-        if snapshot.outcome == nil { printed.plannedSteps = snapshot.plannedSteps }
+        if snapshot.outcome == nil {
+            printed.plannedSteps = snapshot.plannedSteps
+            printed.progress = snapshot.progress
+        }
         printed.isRunning = snapshot.outcome == nil && snapshot.isOnScreen && snapshot.phase < .lingering
         if snapshot.outcome != nil || snapshot.phase >= .lingering {
             guard !printed.ended else { return }
@@ -96,12 +112,15 @@ public final class LineRenderer: WaitAlertRenderer {
             } else if printed.text == snapshot.text {
                 printed.isHolding = false
             } else if printed.text == nil || instant - printed.at >= minimumInterval {
-                printed = Printed(
-                    text: snapshot.text, at: instant, parent: nil, title: printed.title, began: printed.began,
-                    isRunning: true)
+                printed.text = snapshot.text
+                printed.at = instant
+                printed.isHolding = false
                 emitLine(snapshot.text, at: instant)
             } else {
                 printed.isHolding = true
+            }
+            if snapshot.parent == nil, let progress = snapshot.progress {
+                printProgress(progress, of: &printed, at: instant)
             }
         }
     }
@@ -120,10 +139,30 @@ public final class LineRenderer: WaitAlertRenderer {
         guard !running.isEmpty else { return }
         let named = running.prefix(3).map { entry in
             let name = DisplayWidth.truncate(TextSanitizer.line(entry.value.text ?? ""), toWidth: 40)
-            return "\(name) (\(DurationFormat.elapsed(instant - entry.value.began)))"
+            let percent = entry.value.progress.flatMap(ProgressText.percent).map { "\($0), " } ?? ""
+            return "\(name) (\(percent)\(DurationFormat.elapsed(instant - entry.value.began)))"
         }
         let more = running.count > named.count ? " and \(running.count - named.count) more" : ""
         emitLine("… still running: " + named.joined(separator: ", ") + more, at: instant)
+    }
+
+    /// Prints a top-level alert's progress when it passes a quarter (25, 50, 75, 100 %), or
+    /// after ``progressInterval`` when it moved: never a line per report.
+    private func printProgress(_ progress: WaitAlertProgress, of printed: inout Printed, at instant: Duration) {
+        let quarter = progress.fraction.map { Int(($0 * 4).rounded(.down)) } ?? 0
+        let moved = printed.progressCompleted != progress.completed
+        let due = printed.progressAt.map { instant - $0 >= progressInterval } ?? true
+        guard quarter > printed.quarter || (moved && due && printed.progressCompleted != nil) else {
+            if printed.progressCompleted == nil {
+                printed.progressCompleted = progress.completed
+                printed.progressAt = instant
+            }
+            return
+        }
+        printed.quarter = max(printed.quarter, quarter)
+        printed.progressAt = instant
+        printed.progressCompleted = progress.completed
+        emitLine("\(printed.text ?? printed.title): " + ProgressText.summary(progress), at: instant)
     }
 
     /// An alert ended: a child task's line (if it leaves one), a group's recap, the final line.
@@ -133,6 +172,11 @@ public final class LineRenderer: WaitAlertRenderer {
             recap.ended(alert, of: parent, with: final)
         }
         var lines = recap.close(alert, planned: printed.plannedSteps).map(\.plain)
+        if snapshot.parent == nil, case .success = snapshot.outcome, printed.quarter < 4,
+            let progress = snapshot.progress, progress.fraction == 1
+        {
+            lines.append("\(printed.text ?? printed.title): " + ProgressText.summary(progress))
+        }
         if let final {
             if snapshot.parent == nil
                 || GroupRecap.leavesRecord(

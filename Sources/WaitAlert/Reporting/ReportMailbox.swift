@@ -27,6 +27,28 @@ final class ReportMailbox: Sendable {
         @usableFromInline var logsBeforeText = 0
         @usableFromInline var logs: [String] = []
         var outcome: WaitAlertOutcome?
+        /// Whether the progress changed since the last drain.
+        @usableFromInline var progressChanged = false
+        /// The progress at the drain, when it changed: `nil` for indeterminate.
+        var progress: Progress?
+        /// The first progress reported since the last drain, and when (on the drainer's clock):
+        /// work that reports now and then has each report placed where it was made.
+        @usableFromInline var firstProgress: (progress: Progress, at: Duration)?
+    }
+
+    /// How far the work has gone, as last reported.
+    @usableFromInline
+    struct Progress: Sendable {
+        @usableFromInline var completed: Int
+        @usableFromInline var total: Int?
+        @usableFromInline var unit: WaitAlertProgressUnit
+
+        @usableFromInline
+        init(completed: Int, total: Int?, unit: WaitAlertProgressUnit) {
+            self.completed = completed
+            self.total = total
+            self.unit = unit
+        }
     }
 
     @usableFromInline
@@ -49,6 +71,23 @@ final class ReportMailbox: Sendable {
         var wakes: Wake?
         /// Set when the work said it skipped what it was for, with the reason, if any.
         var skipped: String??
+        /// The progress as last reported; `nil` while indeterminate.
+        @usableFromInline var progress: Progress?
+
+        /// A progress report was stored: the first since the last drain is placed in time (one
+        /// clock reading per drain, not per report).
+        @inlinable
+        mutating func noteProgress() {
+            guard !batch.progressChanged else { return }
+            batch.progressChanged = true
+            recordFirstProgress()
+        }
+
+        @inline(never) @usableFromInline
+        mutating func recordFirstProgress() {
+            guard let progress, let now = wakes?.clock else { return }
+            batch.firstProgress = (progress, now())
+        }
 
         /// Kept out of line so the hot `update` path stays a few instructions inside the lock.
         @inline(never) @usableFromInline
@@ -67,6 +106,8 @@ final class ReportMailbox: Sendable {
         var scheduled: @MainActor @Sendable () -> Void
         /// Drains the mailbox now.
         var now: @MainActor @Sendable () -> Void
+        /// The drainer's clock, to place progress reports in time.
+        var clock: (@Sendable () -> Duration)? = nil
     }
 
     /// The most bytes of log lines that wait for the drainer before `log` waits too: 2 MiB.
@@ -98,6 +139,40 @@ final class ReportMailbox: Sendable {
             state.batch.text = text
             state.batch.logsBeforeText = state.batch.logs.count
             if state.isArmed { state.scheduleWake(self) }
+        }
+    }
+
+    /// Stores how far the work has gone: `completed` of `total`, in `unit` (the last unit given
+    /// when `nil`). Taken at the drainer's next step; never wakes it.
+    @inlinable
+    func progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit?) {
+        state.withLock { state in
+            guard !state.textsClosed else { return }
+            let unit = unit ?? state.progress?.unit ?? .count
+            state.progress = Progress(completed: completed, total: total, unit: unit)
+            state.noteProgress()
+        }
+    }
+
+    /// Adds `units` to the count done, and `total` to the total if given (a total that grows).
+    @inlinable
+    func advance(by units: Int, growingTotalBy total: Int) {
+        state.withLock { state in
+            guard !state.textsClosed else { return }
+            var progress = state.progress ?? Progress(completed: 0, total: nil, unit: .count)
+            progress.completed &+= units
+            if total != 0 { progress.total = (progress.total ?? 0) &+ total }
+            state.progress = progress
+            state.noteProgress()
+        }
+    }
+
+    /// The work no longer says how far it has gone.
+    func indeterminate() {
+        state.withLock { state in
+            guard !state.textsClosed else { return }
+            state.progress = nil
+            state.batch.progressChanged = true
         }
     }
 
@@ -194,7 +269,9 @@ final class ReportMailbox: Sendable {
             }
             state.isArmed = false
             if byWake { state.wake = nil }
-            return (state.batch, state.backlogWaiters)
+            var batch = state.batch
+            if batch.progressChanged { batch.progress = state.progress }
+            return (batch, state.backlogWaiters)
         }
         if byWake { PendingWakes.remove(self) }
         waiters.forEach { $0.signal() }

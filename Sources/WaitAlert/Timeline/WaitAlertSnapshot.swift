@@ -40,6 +40,9 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     public var plannedSteps: [String]
     /// What a renderer does with this child task's row once it has ended.
     public var retention: WaitAlertRowRetention
+    /// How far the work has gone, when it says so (``WaitAlertReporter/progress(completed:total:unit:)``);
+    /// `nil` while it spins without knowing.
+    public var progress: WaitAlertProgress?
 
     /// Whether anything of the alert is on screen (appearing, visible, lingering or fading).
     public var isOnScreen: Bool { phase.isOnScreen }
@@ -66,7 +69,8 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         parent: WaitAlertID? = nil,
         depth: Int = 0,
         plannedSteps: [String] = [],
-        retention: WaitAlertRowRetention = .record
+        retention: WaitAlertRowRetention = .record,
+        progress: WaitAlertProgress? = nil
     ) {
         self.phase = phase
         self.text = text
@@ -84,6 +88,7 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         self.depth = depth
         self.plannedSteps = plannedSteps
         self.retention = retention
+        self.progress = progress
     }
 
     /// Whether `other` looks the same but for the spinner's frame.

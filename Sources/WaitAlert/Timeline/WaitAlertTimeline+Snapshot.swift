@@ -18,8 +18,22 @@ extension WaitAlertTimeline {
             wasShown: appearedAt != nil,
             workDuration: finishedAt.map { $0 - beganAt },
             parent: nil,
-            depth: 0
+            depth: 0,
+            progress: progressSnapshot(at: now)
         )
+    }
+
+    /// The progress at `now`, with its rate and time left; after the work has ended, without them.
+    func progressSnapshot(at now: Duration) -> WaitAlertProgress? {
+        guard let progress else { return nil }
+        var snapshot = WaitAlertProgress(completed: progress.completed, total: progress.total, unit: progress.unit)
+        if outcome == nil {
+            let total = progress.total.map { Double(max($0, progress.completed)) }
+            let estimate = estimator.estimate(total: total, at: now)
+            snapshot.rate = estimate.rate
+            snapshot.remaining = estimate.remaining
+        }
+        return snapshot
     }
 
     /// The next instant after `now` at which the picture changes without any event: the next

@@ -26,6 +26,11 @@ public struct WaitAlertTimeline: Sendable {
         /// The work ended; the alert shows the outcome's final text, lingers, then fades.
         /// `.finish(.dismissed)` removes the alert now: it fades out at once, skipping every minimum.
         case finish(WaitAlertOutcome)
+        /// How far the work has gone: `completed` of `total` (if known) units. Feeds the rate and
+        /// time-left estimate; a count that goes back starts the estimate over.
+        case progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit)
+        /// The work no longer knows how far it has gone: the alert spins without a bar.
+        case indeterminate
     }
 
     /// Something the owner of the timeline must carry out.
@@ -58,6 +63,16 @@ public struct WaitAlertTimeline: Sendable {
     private(set) var appearedAt: Duration?
     private(set) var textSince: Duration
     private var pendingText: String?
+    /// The latest progress reported, if the work says how far it has gone.
+    private(set) var progress: Progress?
+    /// The rate and time left of ``progress``.
+    private(set) var estimator = WaitAlertRateEstimator()
+
+    struct Progress: Sendable, Hashable {
+        var completed: Int
+        var total: Int?
+        var unit: WaitAlertProgressUnit
+    }
     private(set) var finishedAt: Duration?
     private var fadeAt: Duration?
     private(set) var fadeStartedAt: Duration?
@@ -96,6 +111,14 @@ extension WaitAlertTimeline {
         case .log(let line): actions.append(.log(line))
         case .finish(.dismissed): dismiss(at: now, actions: &actions)
         case .finish(let outcome): finish(outcome, at: now, actions: &actions)
+        case .progress(let completed, let total, let unit):
+            guard finishedAt == nil else { return }
+            progress = Progress(completed: max(completed, 0), total: total.map { max($0, 0) }, unit: unit)
+            estimator.record(completed: Double(max(completed, 0)), at: now)
+        case .indeterminate:
+            guard finishedAt == nil else { return }
+            progress = nil
+            estimator = WaitAlertRateEstimator()
         }
     }
 

@@ -1,0 +1,107 @@
+/// How progress reads as text, the same for every renderer: the count (`12/40`, `1.2 MB / 4.0 MB`,
+/// `12/40 files`), the percentage, the rate (`3.4 MB/s`), the time left (`12s`, `~3m`, `>1h`),
+/// and a bar of eighth-block cells (`#` and `-` where the terminal cannot show them).
+enum ProgressText {
+    /// `12/40`, `1.2 MB / 4.0 MB`, `12/40 files`; without a total, the count alone.
+    static func count(_ progress: WaitAlertProgress) -> String {
+        switch progress.unit {
+        case .count:
+            return progress.total.map { "\(progress.completed)/\($0)" } ?? "\(progress.completed)"
+        case .named(let name):
+            let count = progress.total.map { "\(progress.completed)/\($0)" } ?? "\(progress.completed)"
+            return name.isEmpty ? count : "\(count) \(name)"
+        case .bytes, .binaryBytes:
+            let done = bytes(progress.completed, unit: progress.unit)
+            return progress.total.map { "\(done) / \(bytes($0, unit: progress.unit))" } ?? done
+        }
+    }
+
+    /// `45%`, rounded down so that 100% means done.
+    static func percent(_ progress: WaitAlertProgress) -> String? {
+        progress.fraction.map { "\(Int(($0 * 100).rounded(.down)))%" }
+    }
+
+    /// `3.4 MB/s`, `12 files/s`, `2.5/s`; `nil` until the rate is known.
+    static func rate(_ progress: WaitAlertProgress) -> String? {
+        guard let rate = progress.rate, rate.isFinite, rate > 0 else { return nil }
+        switch progress.unit {
+        case .bytes, .binaryBytes:
+            return bytes(Int(min(rate, 1e18)), unit: progress.unit) + "/s"
+        case .count:
+            return decimal(rate) + "/s"
+        case .named(let name):
+            return name.isEmpty ? decimal(rate) + "/s" : "\(decimal(rate)) \(name)/s"
+        }
+    }
+
+    /// `12s`, `~3m`, `>1h`, `stalled`; `nil` while unknown.
+    static func remaining(_ progress: WaitAlertProgress) -> String? {
+        switch progress.remaining {
+        case .unknown: return nil
+        case .stalled: return "stalled"
+        case .about(let left): return remaining(left)
+        }
+    }
+
+    /// Coarse on purpose, so it does not flicker: whole seconds below a minute, `~` whole minutes
+    /// below an hour, then `>1h`.
+    static func remaining(_ left: Duration) -> String {
+        let seconds = Int(left.components.seconds) + (left.components.attoseconds > 0 ? 1 : 0)
+        if seconds < 60 { return "\(max(seconds, 1))s" }
+        if seconds < 3600 { return "~\((seconds + 30) / 60)m" }
+        return ">1h"
+    }
+
+    /// `fraction` as `width` cells of eighth blocks (`█████▌    `), or of `#` and `-`.
+    static func bar(_ fraction: Double, width: Int, unicode: Bool) -> String {
+        guard width > 0 else { return "" }
+        let fraction = fraction.isFinite ? min(max(fraction, 0), 1) : 0
+        guard unicode else {
+            let full = Int((fraction * Double(width)).rounded(.down))
+            return String(repeating: "#", count: full) + String(repeating: "-", count: width - full)
+        }
+        let eighths = Int((fraction * Double(width * 8)).rounded(.down))
+        let full = eighths / 8
+        var bar = String(repeating: "█", count: full)
+        if full < width {
+            let partial = eighths % 8
+            bar += partial > 0 ? String(Self.eighths[partial]) : " "
+            bar += String(repeating: " ", count: width - full - 1)
+        }
+        return bar
+    }
+
+    /// The partial cells, from one eighth to seven.
+    private static let eighths: [Character] = [" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+
+    /// `1.2 MB`, `512 B`, `3.0 GiB`.
+    static func bytes(_ count: Int, unit: WaitAlertProgressUnit) -> String {
+        let binary = unit == .binaryBytes
+        let base = binary ? 1024.0 : 1000.0
+        let names = binary ? ["B", "KiB", "MiB", "GiB", "TiB", "PiB"] : ["B", "kB", "MB", "GB", "TB", "PB"]
+        var value = Double(count)
+        var index = 0
+        while value >= base * 0.9995, index < names.count - 1 {
+            value /= base
+            index += 1
+        }
+        return index == 0 ? "\(count) B" : "\(decimal(value, places: 1)) \(names[index])"
+    }
+
+    /// `2.5`, `12`, `1,234`-free: one decimal below 10, whole numbers above.
+    static func decimal(_ value: Double, places: Int? = nil) -> String {
+        let places = places ?? (value < 10 ? 1 : 0)
+        guard places > 0 else { return "\(Int(value.rounded()))" }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// The whole progress as one plain line's tail: `45% (1.8 MB / 4.0 MB, 1.2 MB/s, ~3m left)`.
+    static func summary(_ progress: WaitAlertProgress) -> String {
+        var details = [count(progress)]
+        if let rate = rate(progress) { details.append(rate) }
+        if let left = remaining(progress) { details.append(left == "stalled" ? left : "\(left) left") }
+        let inside = details.joined(separator: ", ")
+        return percent(progress).map { "\($0) (\(inside))" } ?? inside
+    }
+}

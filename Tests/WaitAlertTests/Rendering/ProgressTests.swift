@@ -1,0 +1,120 @@
+import Testing
+import WaitAlertTesting
+
+@testable import WaitAlert
+
+/// Determinate progress: reported from the work as cheaply as a text, carried on snapshots with
+/// its rate and time left, and printed by plain lines only at quarters and now and then.
+@Suite("Progress")
+@MainActor
+struct ProgressTests {
+    @Test func reportsReachTheSnapshotWithARateAndTimeLeft() async throws {
+        let bed = WaitAlertTestBed(timing: .terminal, wantsFrames: true)
+        let work = bed.start {
+            try await withWaitAlert("Downloading", presenter: bed.presenter) { alert in
+                alert.progress(completed: 0, total: 10_000_000, unit: .bytes)
+                for _ in 0..<10 {
+                    try await bed.clock.sleep(for: .seconds(1))
+                    alert.advance(by: 250_000)
+                }
+                alert.advance(by: 0, totalBy: 1_000_000)  // found more to do
+                try await bed.clock.sleep(for: .seconds(10))
+            }
+        }
+        await bed.advance(to: .milliseconds(5_100))
+        let progress = try #require(bed.presenter.alerts.first?.snapshot.progress)
+        #expect(progress.completed == 1_250_000 && progress.total == 10_000_000 && progress.unit == .bytes)
+        #expect(progress.fraction == 0.125)
+        let rate = try #require(progress.rate)
+        #expect(abs(rate - 250_000) < 1, "\(rate)")
+        guard case .about(let left) = progress.remaining else {
+            Issue.record("\(progress.remaining)")
+            return
+        }
+        #expect(left > .seconds(34) && left < .seconds(35), "35 s less the 0.1 s since the last report: \(left)")
+        await bed.advance(to: .milliseconds(10_100))
+        #expect(bed.presenter.alerts.first?.snapshot.progress?.total == 11_000_000, "the total grew")
+        await bed.advance(to: .milliseconds(15_200))
+        #expect(bed.presenter.alerts.first?.snapshot.progress?.remaining == .stalled)
+        try await bed.run(until: work)
+    }
+
+    @Test func progressCanBecomeUnknownAgain() async throws {
+        let bed = WaitAlertTestBed(timing: .terminal, wantsFrames: true)
+        let work = bed.start {
+            try await withWaitAlert("Working", presenter: bed.presenter) { alert in
+                alert.progress(completed: 3, total: nil, unit: .named("files"))
+                try await bed.clock.sleep(for: .seconds(1))
+                alert.progressUnknown()
+                try await bed.clock.sleep(for: .seconds(1))
+            }
+        }
+        await bed.advance(to: .milliseconds(900))
+        let progress = try #require(bed.presenter.alerts.first?.snapshot.progress)
+        #expect(progress.fraction == nil && ProgressText.count(progress) == "3 files")
+        await bed.advance(to: .milliseconds(1_500))
+        #expect(bed.presenter.alerts.first?.snapshot.progress == nil)
+        try await bed.run(until: work)
+    }
+
+    @Test func plainLinesPrintQuartersAndNowAndThenNeverEveryReport() async throws {
+        let terminal = InMemoryTerminal(isInteractive: false)
+        let bed = WaitAlertTestBed(timing: .terminal, renderers: [TerminalOverlay(terminal: terminal)])
+        let work = bed.start {
+            try await withWaitAlert("Copying", presenter: bed.presenter) { alert in
+                alert.progress(completed: 0, total: 1000, unit: .named("files"))
+                for _ in 0..<1000 {
+                    try await bed.clock.sleep(for: .milliseconds(20))
+                    alert.advance()
+                }
+            }
+        }
+        try await bed.run(until: work)
+        await bed.run()
+        let lines = terminal.transcript.filter { $0.hasPrefix("Copying: ") }
+        // Taken once a second: each quarter is printed as soon as it is seen passed.
+        let percents = lines.compactMap { Int($0.dropFirst(9).prefix { $0.isNumber }) }
+        #expect(percents.count == lines.count && percents == percents.sorted(), "\(lines)")
+        for quarter in [25, 50, 75] {
+            #expect(percents.filter { $0 >= quarter && $0 < quarter + 6 }.count == 1, "\(quarter): \(lines)")
+        }
+        #expect(lines.last == "Copying: 100% (1000/1000 files)", "\(lines)")
+        #expect(lines.count <= 8, "now and then, never per report: \(lines)")
+        #expect(lines.contains { $0.contains("files, 50 files/s, ") && $0.contains("s left)") }, "\(lines)")
+        #expect(!terminal.output.contains(0x1B))
+    }
+
+    @Test(arguments: [
+        (WaitAlertProgress(completed: 12, total: 40), "12/40", "30%"),
+        (WaitAlertProgress(completed: 1_234_567, total: 4_000_000, unit: .bytes), "1.2 MB / 4.0 MB", "30%"),
+        (WaitAlertProgress(completed: 1536, total: 1 << 30, unit: .binaryBytes), "1.5 KiB / 1.0 GiB", "0%"),
+        (WaitAlertProgress(completed: 999, unit: .bytes), "999 B", nil),
+        (WaitAlertProgress(completed: 7, total: 7, unit: .named("tests")), "7/7 tests", "100%"),
+    ])
+    func counts(progress: WaitAlertProgress, count: String, percent: String?) {
+        #expect(ProgressText.count(progress) == count)
+        #expect(ProgressText.percent(progress) == percent)
+    }
+
+    @Test func timeLeftIsCoarse() {
+        #expect(ProgressText.remaining(.milliseconds(400)) == "1s")
+        #expect(ProgressText.remaining(.milliseconds(11_200)) == "12s")
+        #expect(ProgressText.remaining(.seconds(59)) == "59s")
+        #expect(ProgressText.remaining(.seconds(185)) == "~3m")
+        #expect(ProgressText.remaining(.seconds(3599)) == "~60m")
+        #expect(ProgressText.remaining(.seconds(3600)) == ">1h")
+    }
+
+    @Test func barsUseEighthsOrAscii() {
+        #expect(ProgressText.bar(0.5, width: 10, unicode: true) == "█████     ")
+        #expect(ProgressText.bar(0.5625, width: 10, unicode: true) == "█████▋    ")
+        #expect(ProgressText.bar(1, width: 4, unicode: true) == "████")
+        #expect(ProgressText.bar(0.5, width: 10, unicode: false) == "#####-----")
+        #expect(ProgressText.bar(.nan, width: 3, unicode: true) == "   ")
+        for width in 0...30 {
+            for step in 0...64 {
+                #expect(DisplayWidth.of(ProgressText.bar(Double(step) / 64, width: width, unicode: true)) == width)
+            }
+        }
+    }
+}
