@@ -1,7 +1,7 @@
 // What a wait alert costs, measured next to its baselines in the same run.
 //
-//     swift run -c release wait-alert-bench            the full run (about 20 s)
-//     swift run -c release wait-alert-bench --quick    a shorter run (about 6 s)
+//     swift run -c release wait-alert-bench            the full run (about 35 s)
+//     swift run -c release wait-alert-bench --quick    a shorter run (about 14 s)
 //     swift run -c release wait-alert-bench --check    exit 1 when a figure misses its budget
 import WaitAlert
 
