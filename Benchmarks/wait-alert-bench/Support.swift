@@ -206,3 +206,141 @@ func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
         if written > 0 { offset += written } else if errno != EINTR { return }
     }
 }
+
+/// An interactive 80×24 terminal that only counts what is written: the overlay's own cost, without
+/// a terminal emulator's or the memory of a transcript.
+final class CountingTerminal: WaitAlertTerminal {
+    private let counts = Mutex<(bytes: Int, writes: Int, refuses: Bool)>((0, 0, false))
+
+    var columns: Int? { 80 }
+    var rows: Int? { 24 }
+    var isInteractive: Bool { true }
+
+    func write(_ newBytes: [UInt8]) -> Bool {
+        counts.withLock {
+            $0.bytes += newBytes.count
+            $0.writes += 1
+            return !$0.refuses
+        }
+    }
+
+    /// Set to refuse every later write: the overlay then stops drawing for good.
+    var refuses: Bool {
+        get { counts.withLock { $0.refuses } }
+        set { counts.withLock { $0.refuses = newValue } }
+    }
+
+    /// Bytes and writes so far.
+    var written: (bytes: Int, writes: Int) { counts.withLock { ($0.bytes, $0.writes) } }
+}
+
+/// Counts the snapshots each alert is drawn with. It draws no frames itself, so it leaves the
+/// presenter's choice of which alerts to animate to the overlay.
+@MainActor
+final class RenderCounter: WaitAlertRenderer {
+    private(set) var renders: [WaitAlertID: Int] = [:]
+
+    var wantsFrames: Bool { false }
+
+    func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
+        renders[alert, default: 0] += 1
+    }
+
+    func log(_ line: String, from alert: WaitAlertID) {}
+}
+
+/// Holds tasks until it opens, counting those that came: so many tasks can be started, and
+/// measured from the instant they all go.
+final class Gate: Sendable {
+    private let state = Mutex<(arrived: Int, isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>(
+        (0, false, []))
+
+    /// Waits until the gate is open.
+    func pass() async {
+        await withCheckedContinuation { continuation in
+            let passes = state.withLock { state -> Bool in
+                state.arrived += 1
+                if !state.isOpen { state.waiting.append(continuation) }
+                return state.isOpen
+            }
+            if passes { continuation.resume() }
+        }
+    }
+
+    /// Lets every waiting task (and every later one) through.
+    func open() {
+        let waiting = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        waiting.forEach { $0.resume() }
+    }
+
+    /// How many tasks came to the gate.
+    var arrived: Int { state.withLock { $0.arrived } }
+
+    /// Waits until `count` tasks came to the gate.
+    func waitForArrivals(_ count: Int) async {
+        while arrived < count { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+}
+
+/// The latest instant at which one of many tasks ended its loop, and how many did.
+final class LoopEnds: Sendable {
+    private let state = Mutex<(count: Int, latest: ContinuousClock.Instant?)>((0, nil))
+
+    func record() {
+        let now = ContinuousClock.now
+        state.withLock {
+            $0.count += 1
+            $0.latest = max($0.latest ?? now, now)
+        }
+    }
+
+    /// Waits until `count` loops ended, and returns when the last one did.
+    func waitForAll(_ count: Int) async -> ContinuousClock.Instant {
+        while true {
+            let (ended, latest) = state.withLock { ($0.count, $0.latest) }
+            if ended >= count, let latest { return latest }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}
+
+/// The bytes the C allocator has handed out and not had back (glibc's `malloc_stats`, "in use
+/// bytes" over every arena and mmapped block, chunk headers included), or `nil` where that is
+/// not available. Exact to the byte, unlike the resident size, which keeps freed pages and counts
+/// whole pages.
+///
+/// glibc prints these statistics to standard error only, so standard error is pointed at a
+/// temporary file for the call.
+func mallocInUse() -> Int? {
+    #if os(Linux)
+        guard let symbol = dlsym(nil, "malloc_stats") else { return nil }
+        let stats = unsafeBitCast(symbol, to: (@convention(c) () -> Void).self)
+        var name = Array("/tmp/wait-alert-bench-XXXXXX".utf8CString)
+        let file = mkstemp(&name)
+        guard file >= 0 else { return nil }
+        unlink(name)
+        defer { close(file) }
+        let standardError = dup(2)
+        dup2(file, 2)
+        stats()
+        dup2(standardError, 2)
+        close(standardError)
+        lseek(file, 0, SEEK_SET)
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = read(file, &buffer, buffer.count), count > 0 { output += buffer[..<count] }
+        // "Total (incl. mmap):" then "system bytes = …", "in use bytes = …".
+        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+        guard let total = lines.firstIndex(where: { $0.hasPrefix("Total") }),
+            let inUse = lines[total...].first(where: { $0.contains("in use bytes") }),
+            let field = inUse.split(separator: " ").last
+        else { return nil }
+        return Int(field)
+    #else
+        return nil
+    #endif
+}

@@ -1,7 +1,7 @@
 // What a wait alert costs, measured next to its baselines in the same run.
 //
-//     swift run -c release wait-alert-bench            the full run (about 20 s)
-//     swift run -c release wait-alert-bench --quick    a shorter run (about 6 s)
+//     swift run -c release wait-alert-bench            the full run (about 35 s)
+//     swift run -c release wait-alert-bench --quick    a shorter run (about 14 s)
 //     swift run -c release wait-alert-bench --check    exit 1 when a figure misses its budget
 import WaitAlert
 
@@ -14,7 +14,8 @@ import WaitAlert
 let arguments = Set(CommandLine.arguments.dropFirst())
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
 guard arguments.subtracting(only.map { ["--only=\($0)"] } ?? []).isSubset(of: ["--quick", "--check"]) else {
-    print("usage: wait-alert-bench [--quick] [--check] [--only=update|storm|text|fast|memory|flood|idle]")
+    print(
+        "usage: wait-alert-bench [--quick] [--check] [--only=update|storm|text|fast|memory|flood|idle|tasks|region]")
     exit(2)
 }
 
@@ -28,6 +29,8 @@ if wanted("fast") { rows += await figures.fastTask() }
 if wanted("memory") { rows.append(await figures.memory()) }
 if wanted("flood") { rows.append(await figures.logFlood()) }
 if wanted("idle") { rows += await figures.idleSpinning() }
+if wanted("tasks") { rows += await figures.childTaskUpdates() }
+if wanted("region") { rows += await figures.regionFrames() }
 
 let header = Figure(name: "figure", measured: "measured", baseline: "baseline", budget: "budget", passed: true)
 let widths = [\Figure.name, \.measured, \.baseline, \.budget].map { path in
