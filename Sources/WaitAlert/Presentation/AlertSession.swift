@@ -156,23 +156,12 @@ final class AlertSession {
         mailbox.arm(slot.map { $0 <= now } ?? false)
         var deadlines = [timeline.nextDeadline]
         if let slot, slot > now { deadlines.append(slot) }
-        if wantsFrames, let frame = timeline.nextFrame(after: now) { deadlines.append(onFrameGrid(frame)) }
+        if wantsFrames { deadlines.append(timeline.nextFrame(after: now)) }
         if !wantsFrames, !isHidden, timeline.progress != nil, timeline.phase.isOnScreen, timeline.outcome == nil {
             // Nothing animates this alert: its progress is taken once a second.
             deadlines.append(now + .seconds(1))
         }
         return deadlines.compactMap { $0 }.min()
-    }
-
-    /// `frame` moved up to the next multiple of the frame interval on the presenter's clock: every
-    /// alert with the same interval turns its spinner at the same instants, so a region of many
-    /// rows wakes once per frame and draws them in one write, however many rows spin. Each wake
-    /// still moves a spinner on by exactly one frame.
-    private func onFrameGrid(_ frame: Duration) -> Duration {
-        let interval = (timeline.timing.spinner?.interval ?? WaitAlertTimeline.animationInterval).attoseconds
-        guard interval > 0 else { return frame }
-        let ticks = (frame.attoseconds + interval - 1) / interval
-        return Duration(attoseconds: ticks * interval)
     }
 }
 

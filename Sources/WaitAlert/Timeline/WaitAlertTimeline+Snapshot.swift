@@ -3,7 +3,9 @@ extension WaitAlertTimeline {
     public func snapshot(at now: Duration) -> WaitAlertSnapshot {
         let now = max(now, self.now)
         let spinning = phase == .appearing || phase == .visible
-        let frame = spinning ? timing.spinner.map { $0.frameIndex(after: now - (appearedAt ?? now)) } : nil
+        let frame =
+            spinning
+            ? timing.spinner.map { $0.frameIndex(after: now - Self.onGrid(appearedAt ?? now, $0.interval)) } : nil
         return WaitAlertSnapshot(
             phase: phase,
             text: text,
@@ -49,9 +51,20 @@ extension WaitAlertTimeline {
         default:
             return nil
         }
-        let origin = phase == .fading ? (fadeStartedAt ?? now) : (appearedAt ?? now)
+        let origin = Self.onGrid(phase == .fading ? (fadeStartedAt ?? now) : (appearedAt ?? now), interval)
         let steps = (max(now, origin) - origin).attoseconds / interval.attoseconds + 1
         return origin + Duration(attoseconds: interval.attoseconds * steps)
+    }
+
+    /// `instant` moved down to a multiple of `interval` since the timeline's origin. Frames are
+    /// counted from there: every timeline on one clock with the same interval turns its frames at
+    /// the same instants (a region of many rows wakes once per frame, and draws them in one
+    /// write), and the first frame still shows from the instant the alert appeared.
+    static func onGrid(_ instant: Duration, _ interval: Duration) -> Duration {
+        let step = interval.attoseconds
+        guard step > 0 else { return instant }
+        let ticks = instant.attoseconds / step - (instant.attoseconds % step < 0 ? 1 : 0)
+        return Duration(attoseconds: ticks * step)
     }
 
     /// The animation step of an alert without a spinner while it appears or fades.

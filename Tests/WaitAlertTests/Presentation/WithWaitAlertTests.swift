@@ -156,12 +156,12 @@ struct WithWaitAlertTests {
         await clock.sleepers(atLeast: 1)
         clock.advance(to: .init(offset: .milliseconds(500)))  // appears
         await clock.sleepers { $0.contains { $0 > .init(offset: .milliseconds(500)) } }
-        // Frames fall on the presenter's 80 ms grid: the first after 0.58 s is at 0.64 s.
-        clock.advance(to: .init(offset: .milliseconds(640)))  // one frame in
-        await clock.sleepers { $0.contains { $0 > .init(offset: .milliseconds(640)) } }
+        // Frames turn on the presenter's 80 ms grid: the first after appearing is at 0.56 s.
+        clock.advance(to: .init(offset: .milliseconds(560)))  // one frame in
+        await clock.sleepers { $0.contains { $0 > .init(offset: .milliseconds(560)) } }
         #expect(alert.model.snapshot.phase == .appearing)
         #expect(alert.model.snapshot.spinnerFrame == 1)
-        #expect(alert.model.snapshot.opacity > 0.55 && alert.model.snapshot.opacity < 0.57)
+        #expect(alert.model.snapshot.opacity > 0.23 && alert.model.snapshot.opacity < 0.25)
         alert.dismiss()
         while alert.model.completion == nil {  // plays the fade-out to its end
             await clock.sleepers(atLeast: 1)

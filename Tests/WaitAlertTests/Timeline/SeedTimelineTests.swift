@@ -76,8 +76,10 @@ struct SeedTimelineTests {
         #expect(timeline.advance(to: .seconds(20)).isEmpty)
     }
 
-    @Test func spinnerFrameFollowsTimeSinceShown() {
-        let samples = sample(at: [.milliseconds(500), .milliseconds(579), .milliseconds(580), .milliseconds(1300)])
+    /// Frames turn on the 80 ms grid of the timeline's clock (so every alert turns together): the
+    /// alert appears at 0.5 s with frame 0, which turns to frame 1 at 0.56 s.
+    @Test func spinnerFramesFollowTheFrameGrid() {
+        let samples = sample(at: [.milliseconds(500), .milliseconds(559), .milliseconds(560), .milliseconds(1280)])
         #expect(samples.map(\.snapshot.spinnerFrame) == [0, 0, 1, 0])  // 800 ms = 10 frames: back to frame 0
         #expect(samples[2].snapshot.spinnerGlyph == "⠙")
     }
