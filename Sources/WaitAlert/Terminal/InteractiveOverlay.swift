@@ -32,6 +32,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
     private var groups: [WaitAlertID: Group] = [:]
     /// Child tasks already counted as finished.
     private var finishedChildren: Set<WaitAlertID> = []
+    /// Child tasks already counted in their group.
+    private var countedChildren: Set<WaitAlertID> = []
     /// Alerts whose ending has been handled.
     private var ended: Set<WaitAlertID> = []
     /// Alerts whose snapshots are over (`.gone`), kept while a record line waits.
@@ -48,6 +50,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
     private var layout: RegionLayout.Layout<Key>?
     /// The budget the layout was made for.
     private var layoutBudget = 0
+    /// The rows the layout shows.
+    private var shownKeys: Set<Key> = []
     /// Running rows the layout leaves out, whose frames the presenter was told not to draw.
     private var unanimated: Set<WaitAlertID> = []
     /// The instant of the latest batch, for decorations.
@@ -163,24 +167,56 @@ final class InteractiveOverlay: WaitAlertRenderer {
     }
 
     private func setRow(_ alert: WaitAlertID, _ row: Row) {
-        if let old = rows[alert], old.state == row.state, old.parent == row.parent {
+        let old = rows[alert]
+        if let old, old.state == row.state, old.parent == row.parent {
             rows[alert]?.line = row.line
+            return
+        }
+        rows[alert] = row
+        if let old, old.parent == row.parent, row.state != .failed, isLeftOut(alert) {
+            // A row the layout leaves out that is not failing stays out: only the summary's counts
+            // change, without laying out every row again (ending many rows stays linear).
+            count(old.state, -1)
+            count(row.state, +1)
         } else {
-            rows[alert] = row
             layout = nil
         }
     }
 
     private func removeRow(_ alert: WaitAlertID) {
-        guard rows.removeValue(forKey: alert) != nil else { return }
-        layout = nil
+        guard let old = rows.removeValue(forKey: alert) else { return }
+        if isLeftOut(alert), layout?.hidden != nil {
+            count(old.state, -1)
+        } else {
+            layout = nil
+        }
+    }
+
+    /// Whether the current layout leaves `alert`'s row out.
+    private func isLeftOut(_ alert: WaitAlertID) -> Bool {
+        layout?.hidden != nil && !shownKeys.contains(.alert(alert))
+    }
+
+    /// Adds `change` to the summary's count of left-out rows in `state`.
+    private func count(_ state: State, _ change: Int) {
+        guard var hidden = layout?.hidden else { return }
+        switch state {
+        case .running: hidden.running += change
+        case .failed, .finished: hidden.finished += change
+        case .pending: hidden.pending += change
+        }
+        layout?.hidden = hidden
     }
 
     /// Keeps the counts of each alert's child tasks, for its header.
     private func count(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
-        if began[alert] == nil {
-            began[alert] = instant
-            if let parent = snapshot.parent { groups[parent, default: Group()].started += 1 }
+        if began[alert] == nil { began[alert] = instant }
+        // A child task counts once it shows or ends: a planned step it takes leaves the plan then,
+        // so the header never counts it twice.
+        if let parent = snapshot.parent, snapshot.phase > .pending || snapshot.outcome != nil,
+            countedChildren.insert(alert).inserted
+        {
+            groups[parent, default: Group()].started += 1
         }
         if let parent = snapshot.parent, let outcome = snapshot.outcome, finishedChildren.insert(alert).inserted {
             groups[parent, default: Group()].finished += 1
@@ -198,6 +234,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
         parents[alert] = nil
         closedGroups.remove(alert)
         finishedChildren.remove(alert)
+        countedChildren.remove(alert)
         recap.forget(alert)
         if unanimated.remove(alert) != nil { context?.setDrawsFrames(alert, true) }
     }
@@ -287,8 +324,9 @@ final class InteractiveOverlay: WaitAlertRenderer {
         closedGroups.insert(alert)
         let entries = waiting.removeValue(forKey: alert) ?? []
         entries.forEach(commit)
-        recap.close(alert, planned: planned.removeValue(forKey: alert) ?? []).forEach(emit)
-        layout = nil
+        let steps = planned.removeValue(forKey: alert) ?? []
+        recap.close(alert, planned: steps).forEach(emit)
+        if !entries.isEmpty || !steps.isEmpty { layout = nil }
     }
 
     /// Prints a final line above the region (or as a plain line in the background).
@@ -362,6 +400,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
         let layout = RegionLayout.layout(input, budget: budget)
         self.layout = layout
         layoutBudget = budget
+        shownKeys = Set(layout.rows)
         animateOnly(shown: layout)
         return layout
     }

@@ -52,6 +52,25 @@ struct TaskRegionTests {
         #expect(!transcript.contains { $0.hasPrefix("○ Building") })
     }
 
+    /// A planned step that has begun but not shown yet (within its grace) counts once in the
+    /// header, as planned.
+    @Test func aStepWithinItsGraceCountsOnce() async throws {
+        let (bed, terminal) = Self.bed()
+        let work = bed.start {
+            try await withWaitAlert("Deploying", presenter: bed.presenter) { deploy in
+                await deploy.plan(["Building", "Uploading"])
+                try await deploy.step("Building") { _ in try await bed.clock.sleep(for: .seconds(1)) }
+                try await deploy.step("Uploading") { _ in try await bed.clock.sleep(for: .seconds(2)) }
+            }
+        }
+        for instant in [Duration.milliseconds(900), .milliseconds(1_200), .milliseconds(1_600)] {
+            await bed.advance(to: instant)
+            let header = terminal.lines.first { $0.contains("Deploying") }
+            #expect(header?.contains(" · \(instant < .seconds(1) ? 0 : 1)/2") == true, "\(instant): \(terminal)")
+        }
+        try await bed.run(until: work)
+    }
+
     @Test func recordLinesComeOnceInTheOrderTheTasksEnded() async throws {
         let (bed, terminal) = Self.bed()
         let durations = ["Alpha": 5, "Bravo": 2, "Charlie": 3, "Delta": 1]
@@ -218,6 +237,32 @@ struct TaskRegionTests {
         let woken = zip(children, before).map { (bed.presenter.wakeUps(of: $0.id) ?? 0) - $1 }
         #expect(woken.prefix(5).allSatisfy { $0 >= 100 }, "shown rows spin: \(woken)")
         #expect(woken.suffix(20).allSatisfy { $0 <= 12 }, "rows left out wake about once a second at most: \(woken)")
+        try await bed.run(until: work)
+    }
+
+    /// The summary line counts the rows left out, also while left-out rows end one after another
+    /// (the layout is not made again for them).
+    @Test func theSummaryCountsWhatIsLeftOut() async throws {
+        let (bed, terminal) = Self.bed(rows: 8)
+        let work = bed.start {
+            try await withWaitAlert("Building", presenter: bed.presenter) { build in
+                try await build.tasks(for: Array(0..<40), title: { "Compiling M\($0)" }) { index, _ in
+                    try await bed.clock.sleep(for: .milliseconds(3_000 + (index * 7919) % 9_000))
+                }
+            }
+        }
+        for second in stride(from: 2, through: 11, by: 1) {
+            await bed.advance(to: .seconds(second))
+            let children = try #require(bed.presenter.alerts.first?.children)
+            let running = children.filter { $0.snapshot.outcome == nil }.count
+            let region = terminal.lines.filter { !$0.isEmpty }.suffix(7)
+            let shownRunning = region.filter { $0.hasPrefix("  ") && !$0.contains("✔") }.count
+            let summary = try #require(region.last { $0.hasPrefix("… ") }, "\(terminal)")
+            let hiddenRunning = Int(summary.dropFirst(2).prefix { $0.isNumber }) ?? 0
+            #expect(
+                shownRunning + (summary.contains("more running") ? hiddenRunning : 0) == running,
+                "\(second) s: \(summary)\n\(terminal)")
+        }
         try await bed.run(until: work)
     }
 
