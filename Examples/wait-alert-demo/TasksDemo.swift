@@ -194,7 +194,7 @@ struct Target: Sendable {
             switch name {
             case "Core", "Parser", "Database", "UI":
                 target.kind = .withSteps
-                target.duration = max(target.duration, .milliseconds(2600))
+                target.duration = max(target.duration, .milliseconds(3000))
             case "Resources":
                 target.kind = .withResources
                 target.duration = max(target.duration, .milliseconds(2600))
@@ -216,18 +216,19 @@ struct Target: Sendable {
         case .plain:
             try await compileFiles(row, from: start, until: start + duration)
         case .withSteps:
+            // Each sub-step lasts well past the grace delay, so it shows and leaves its record line.
             try await row.step("\(name): generating sources") { _ in
-                try await Task.sleep(for: .milliseconds(700))
+                try await Task.sleep(for: .milliseconds(900))
             }
-            try await compileFiles(row, from: .now, until: start + duration - .milliseconds(650))
+            try await compileFiles(row, from: .now, until: start + duration - .milliseconds(900))
             try await row.step("\(name): emitting module") { _ in
-                try await Task.sleep(until: start + duration)
+                try await Task.sleep(for: .milliseconds(900))
             }
         case .withResources:
             let kinds = ["asset catalogs", "strings", "storyboards"]
             _ = try await row.tasks(
                 for: Array(kinds.enumerated()), title: { "\(name): processing \($0.element)" },
-                operation: { kind, _ in try await Task.sleep(for: .milliseconds(700 + 200 * kind.offset)) })
+                operation: { kind, _ in try await Task.sleep(for: .milliseconds(800 + 200 * kind.offset)) })
             try await compileFiles(row, from: .now, until: start + duration)
         case .empty:
             try await Task.sleep(for: .milliseconds(300))
@@ -241,7 +242,7 @@ struct Target: Sendable {
     private func compileFiles(
         _ row: WaitAlertReporter, from start: ContinuousClock.Instant, until end: ContinuousClock.Instant
     ) async throws {
-        let step = (end - start) / files
+        let step = max(end - start, .zero) / files
         for file in 1...files {
             row.update("\(name): \(file)/\(files) files")
             if file == files / 2 { warnings.forEach(row.log) }
@@ -259,10 +260,10 @@ struct Target: Sendable {
         ]
         for (index, line) in lines.enumerated() {
             row.update("\(name): \(files * (index + 1) / 5)/\(files) files")
-            try await Task.sleep(until: start + .milliseconds(500 + 400 * index))
+            try await Task.sleep(until: start + .milliseconds(300 + 300 * index))
             row.log(line)
         }
-        try await Task.sleep(until: start + .milliseconds(2200))
+        try await Task.sleep(until: start + .milliseconds(1600))
         throw CompileFailure(target: name, errors: 2)
     }
 }
