@@ -9,8 +9,9 @@
     /// still printed holds each task's record line exactly once, the group's recap and final line,
     /// and nothing of the region: no spinner, no progress text, no header or summary line pushed
     /// into the scrollback. A run takes about 5 s of real time; the waits are for output, with
-    /// generous timeouts for a loaded machine. The tests run one at a time: 40 tasks drawn at
-    /// 12 frames a second keep a core busy under a sanitizer, and the demo must follow its own
+    /// generous timeouts for a loaded machine. The tests run one at a time: under a sanitizer,
+    /// several of these runs at once (40 tasks each, and a test process that follows every frame)
+    /// hold the demo's main actor up for more than a second, and the demo must keep to its own
     /// timeline (the failure before the longest targets end, a sub-step past its grace delay).
     @Suite(.serialized)
     struct TasksDemoEndToEndTests {
