@@ -9,6 +9,8 @@
 //     swift run wait-alert-demo --twice      a toast, and after a Ctrl-C the timeline once more
 //     swift run wait-alert-demo --forget     a fire-and-forget alert ended by the last statement
 //     swift run wait-alert-demo --forget-elsewhere   the same, ended from another thread
+//     swift run wait-alert-demo tasks [--fail-fast] [--succeed] [--jobs N] [--seed N]
+//                                           a build of 40 concurrent child tasks (TasksDemo.swift)
 import Dispatch
 import WaitAlert
 
@@ -22,13 +24,20 @@ struct DemoFailure: Error, CustomStringConvertible {
     var description: String { "Could not reach the server" }
 }
 
+if CommandLine.arguments.dropFirst().first == "tasks" {
+    await TasksDemo.runAndExit(Array(CommandLine.arguments.dropFirst(2)))
+}
+
 let options = Set(CommandLine.arguments.dropFirst())
 let known: Set = [
     "--fail", "--logs", "--hostile", "--quick", "--exit-early", "--twice", "--forget", "--forget-elsewhere", "--help",
 ]
 if options.contains("--help") || !options.isSubset(of: known) {
     print(
-        "usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--exit-early] [--twice] [--forget[-elsewhere]]"
+        """
+        usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--exit-early] [--twice] [--forget[-elsewhere]]
+               \(TasksDemo.usage)
+        """
     )
     exit(options.isSubset(of: known) ? 0 : 2)
 }
