@@ -78,9 +78,9 @@ enum TasksDemo {
     /// The steps of the build, each a child task of `build`.
     @MainActor static func runSteps(of build: WaitAlertReporter, _ options: Options) async throws {
         let targets = Target.all(seed: options.seed, failing: options.succeed ? nil : "Networking")
-        build.plan(steps)
+        await build.plan(steps)
         try await build.step("Resolving packages", success: { _ in "Resolved 6 packages" }, operation: resolve)
-        build.skipStep("Running build plugins", reason: "no plugins in the package graph")
+        await build.skipStep("Running build plugins", reason: "no plugins in the package graph")
         try await build.step(
             "Compiling", failure: { compileFailure($0, of: targets.count) },
             operation: { compiling in try await compile(targets, under: compiling, options: options) })
