@@ -115,14 +115,18 @@ struct OverlayScreen {
             new.indent * 2 + width + 2 < columns
         {
             let across = new.indent > 0 ? "\u{1B}[\(new.indent * 2)C" : ""
-            return Self.down(index) + "\r" + across + glyph + Self.up(index)  // the cursor stays on the first row
+            return index == 0
+                ? "\r" + across + glyph  // the cursor stays on the first row
+                : Self.saveCursor + Self.down(index) + "\r" + across + glyph + Self.restoreCursor
         }
-        return Self.autowrapOff + Self.down(index) + "\r" + render(new) + Self.eraseLine + Self.up(index) + "\r"
+        let line = "\r" + render(new) + Self.eraseLine
+        return Self.autowrapOff
+            + (index == 0 ? line + "\r" : Self.saveCursor + Self.down(index) + line + Self.restoreCursor)
             + Self.autowrapOn
     }
 
     private func relayout(printing above: [String], wasEmpty: Bool) -> [UInt8] {
-        var out = wasEmpty ? "" : "\r" + Self.eraseBelow
+        var out = wasEmpty ? "" : "\r" + Self.eraseFromCursorRow
         for text in above { out += text + "\r\n" }
         if !lines.isEmpty { out += Self.autowrapOff }
         for (index, entry) in lines.enumerated() {
@@ -160,7 +164,16 @@ struct OverlayScreen {
         return line.style.apply(to: content)
     }
 
+    /// Saving the cursor and going back to it: a row below the first is reached and left without
+    /// counting rows back up, so a window made shorter meanwhile (which may delete the rows below
+    /// the cursor, as tmux does) cannot send the cursor above the region.
+    static let saveCursor = "\u{1B}7"
+    static let restoreCursor = "\u{1B}8"
     static let eraseLine = "\u{1B}[K"
+    /// Erases the cursor's row and every row below, without an erase-below issued at the top-left
+    /// corner (which tmux takes for a clear screen, and copies the whole screen into its
+    /// history): the row first, then, from the row below, the rest.
+    static let eraseFromCursorRow = "\u{1B}[2K" + saveCursor + "\u{1B}[B" + eraseBelow + restoreCursor
     static let eraseBelow = "\u{1B}[J"
     static let hideCursor = "\u{1B}[?25l"
     static let showCursor = "\u{1B}[?25h"

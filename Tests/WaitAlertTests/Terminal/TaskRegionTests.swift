@@ -289,6 +289,48 @@ struct TaskRegionTests {
         try await bed.run(until: work)
     }
 
+    /// Rows below the first are reached and left with a saved cursor, never by counting rows back
+    /// up (a window made shorter meanwhile, which may delete the rows below the cursor, would send
+    /// the cursor above the region, over record lines); and the region is never erased with an
+    /// erase-below from its first row (at the top-left corner tmux takes that for a clear screen
+    /// and copies the screen into its history).
+    @Test func framesNeverCountBackUpNorEraseFromTheFirstRow() async throws {
+        let (bed, terminal) = Self.bed(rows: 12)
+        let work = bed.start {
+            try await withWaitAlert("Building", presenter: bed.presenter) { build in
+                try await build.tasks(for: Array(0..<20), title: { "Compiling M\($0)" }) { index, row in
+                    try await bed.clock.sleep(for: .milliseconds(700 + index * 300))
+                    row.update("Compiling M\(index): 2/3 files")
+                    try await bed.clock.sleep(for: .seconds(1))
+                }
+            }
+        }
+        try await bed.run(until: work)
+        await bed.run()
+        let output = terminal.output
+        let saves = output.ranges(of: [0x1B, 0x37])
+        #expect(saves.count > 20, "rows below the first were drawn")
+        for save in saves {
+            let rest = output[save.upperBound...]
+            let leg = rest[..<(rest.firstRange(of: [0x1B, 0x38])?.lowerBound ?? rest.endIndex)]
+            #expect(!Self.movesUp(leg), "no cursor-up between save and restore")
+        }
+        for erase in output.ranges(of: [0x1B, 0x5B, 0x4A]) {  // CSI J
+            #expect(
+                output[..<erase.lowerBound].suffix(3).elementsEqual([0x1B, 0x5B, 0x42]), "only from the second row")
+        }
+        #expect(terminal.transcript.filter { $0.hasPrefix("✔ Compiling M") }.count == 20)
+    }
+
+    /// Whether `bytes` hold a cursor-up (`CSI n A`).
+    static func movesUp(_ bytes: ArraySlice<UInt8>) -> Bool {
+        for start in bytes.ranges(of: [0x1B, 0x5B]) {
+            let parameters = bytes[start.upperBound...].prefix { (0x30...0x39).contains($0) }
+            if parameters.endIndex < bytes.endIndex, bytes[parameters.endIndex] == 0x41 { return true }
+        }
+        return false
+    }
+
     // MARK: - Plain lines
 
     @Test func plainLinesSayWhenATaskStartsAndEndsAndNothingElse() async throws {
