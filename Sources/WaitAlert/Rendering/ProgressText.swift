@@ -96,6 +96,42 @@ enum ProgressText {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
+    /// A row's progress within `room` cells, the most useful pieces first: the percentage (or the
+    /// count without a total), the bar, the time left, the count, the rate —
+    /// ` ▕█████▌    ▏ 45% · ~3m · 18/40 · 2.1/s`. The bar has as many cells as `barWidth` when
+    /// they fit, so a row does not jump from frame to frame.
+    static func row(
+        _ progress: WaitAlertProgress, room: Int, barWidth: Int, unicode: Bool, showsCount: Bool = true
+    ) -> String {
+        var pieces: [(order: Int, text: String)] = []
+        var used = 0
+        func add(_ order: Int, _ text: String?) {
+            guard let text else { return }
+            let width = DisplayWidth.of(text) + (pieces.isEmpty ? 1 : 3)
+            guard used + width <= room else { return }
+            used += width
+            pieces.append((order, text))
+        }
+        let percent = percent(progress)
+        add(1, percent ?? count(progress))
+        if let fraction = progress.fraction, barWidth > 0 {
+            let caps = unicode ? ("▕", "▏") : ("[", "]")
+            let cells = min(barWidth, room - used - 3)
+            if cells >= 4 { add(0, caps.0 + bar(fraction, width: cells, unicode: unicode) + caps.1) }
+        }
+        add(2, remaining(progress))
+        if percent != nil, showsCount { add(3, count(progress)) }
+        add(4, rate(progress))
+        let sorted = pieces.sorted { $0.order < $1.order }
+        guard let first = sorted.first else { return "" }
+        // The bar and the figure after it are one piece: a space between them, dots after.
+        var text = " " + first.text
+        for (index, piece) in sorted.enumerated().dropFirst() {
+            text += index == 1 && first.order == 0 ? " " + piece.text : " · " + piece.text
+        }
+        return text
+    }
+
     /// The whole progress as one plain line's tail: `45% (1.8 MB / 4.0 MB, 1.2 MB/s, ~3m left)`.
     static func summary(_ progress: WaitAlertProgress) -> String {
         var details = [count(progress)]

@@ -46,3 +46,12 @@ public enum ColorPolicy: Sendable, Hashable {
         }
     }
 }
+
+/// The process's environment variables among `names`, read once where needed.
+func environmentVariables(_ names: [String]) -> [String: String] {
+    var variables: [String: String] = [:]
+    for name in names {
+        if let value = getenv(name) { variables[name] = String(cString: value) }
+    }
+    return variables
+}

@@ -16,6 +16,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Whether the overlay draws on the process's standard error, which the terminal guard protects.
     private let isStandardError: Bool
     private let colors: Bool
+    /// Whether bars may use block characters (a UTF-8 locale), or `#` and `-`.
+    private let unicode: Bool
     /// The failed child tasks' last log lines and the planned steps, printed when a group ends.
     private var recap: GroupRecap
     private var screen = OverlayScreen()
@@ -62,6 +64,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
         var line: OverlayScreen.Line
         var parent: WaitAlertID?
         var state: State
+        /// How far its work has gone, when it says so.
+        var progress: WaitAlertProgress?
     }
 
     /// An ended child task whose record line waits its turn.
@@ -78,6 +82,10 @@ final class InteractiveOverlay: WaitAlertRenderer {
         var started = 0
         var finished = 0
         var failed = 0
+        /// The totals of the finished child tasks that reported one: counted as done.
+        var finishedUnits = 0
+        /// Their unit, when they share one.
+        var finishedUnit: WaitAlertProgressUnit?
     }
     private var context: WaitAlertRendererContext?
     private var guarding = false
@@ -100,6 +108,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
         self.isStandardError =
             (terminal as? WaitAlertStandardError)?.descriptor == WaitAlertStandardError.shared.descriptor
         self.colors = colors
+        self.unicode = Self.localeIsUTF8(environmentVariables(["LC_ALL", "LC_CTYPE", "LANG"]))
         self.screen.columns = terminal.columns ?? 80
         if isStandardError { TerminalGuard.installExitHook() }
     }
@@ -134,7 +143,11 @@ final class InteractiveOverlay: WaitAlertRenderer {
             switch snapshot.phase {
             case .pending: break
             case .appearing, .visible, .lingering, .fading:
-                setRow(alert, Row(line: line(for: snapshot), parent: snapshot.parent, state: .running))
+                setRow(
+                    alert,
+                    Row(
+                        line: line(for: snapshot), parent: snapshot.parent, state: .running,
+                        progress: snapshot.phase < .lingering ? snapshot.progress : nil))
             case .gone: removeRow(alert)
             }
         }
@@ -170,6 +183,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
         let old = rows[alert]
         if let old, old.state == row.state, old.parent == row.parent {
             rows[alert]?.line = row.line
+            rows[alert]?.progress = row.progress
             return
         }
         rows[alert] = row
@@ -221,6 +235,10 @@ final class InteractiveOverlay: WaitAlertRenderer {
         if let parent = snapshot.parent, let outcome = snapshot.outcome, finishedChildren.insert(alert).inserted {
             groups[parent, default: Group()].finished += 1
             if case .failure = outcome { groups[parent, default: Group()].failed += 1 }
+            if let progress = snapshot.progress, let total = progress.total {
+                groups[parent, default: Group()].finishedUnits += total
+                groups[parent, default: Group()].finishedUnit = progress.unit
+            }
         }
     }
 
@@ -424,15 +442,43 @@ final class InteractiveOverlay: WaitAlertRenderer {
         var line = row.line
         guard row.state == .running else { return line }
         let elapsed = began[alert].map { lastInstant - $0 } ?? .zero
+        var suffix = ""
         if let group = groups[alert] {
             let total = group.started + (planned[alert]?.count ?? 0)
-            line.suffix = " · \(group.finished)/\(total)"
-            if group.failed > 0 { line.suffix += " · \(group.failed) failed" }
-            if elapsed >= .seconds(1) { line.suffix += " · " + DurationFormat.elapsed(elapsed) }
+            suffix = " · \(group.finished)/\(total)"
+            if group.failed > 0 { suffix += " · \(group.failed) failed" }
+            if elapsed >= .seconds(1) { suffix += " · " + DurationFormat.elapsed(elapsed) }
         } else if row.parent != nil, elapsed >= .seconds(1) {
-            line.suffix = " · " + DurationFormat.elapsed(elapsed)
+            suffix = " · " + DurationFormat.elapsed(elapsed)
         }
+        if let (progress, counts) = row.progress.map({ ($0, true) }) ?? groupProgress(of: alert) {
+            // The bar takes what the text leaves: at least a dozen cells of text stay.
+            let room = screen.columns - 1 - line.indent * 2 - 2 - 12 - DisplayWidth.of(suffix)
+            let barWidth = min(max((screen.columns - 40) / 3, 6), 24)
+            suffix =
+                ProgressText.row(progress, room: room, barWidth: barWidth, unicode: unicode, showsCount: counts)
+                + suffix
+        }
+        line.suffix = suffix
         return line
+    }
+
+    /// A group's progress from its child tasks' totals, where they gave them: the finished ones
+    /// whole, the running ones as far as they have gone.
+    private func groupProgress(of alert: WaitAlertID) -> (progress: WaitAlertProgress, counts: Bool)? {
+        guard let group = groups[alert] else { return nil }
+        var completed = group.finishedUnits
+        var total = group.finishedUnits
+        var units: Set<WaitAlertProgressUnit> = group.finishedUnit.map { [$0] } ?? []
+        for (id, row) in rows where row.parent == alert && !finishedChildren.contains(id) {
+            guard let progress = row.progress, let rowTotal = progress.total else { continue }
+            completed += min(progress.completed, rowTotal)
+            total += rowTotal
+            units.insert(progress.unit)
+        }
+        guard total > 0, total > group.finishedUnits || completed < total else { return nil }
+        // Counted in the parts' unit when they share one; otherwise only as a fraction.
+        return (WaitAlertProgress(completed: completed, total: total, unit: units.first ?? .count), units.count == 1)
     }
 
     // MARK: - The terminal
@@ -544,6 +590,15 @@ final class InteractiveOverlay: WaitAlertRenderer {
         }
         if colors, snapshot.phase == .fading { style = .grey(level: snapshot.opacity) }
         return OverlayScreen.Line(glyph: glyph, text: text, style: style, indent: snapshot.depth)
+    }
+
+    /// Whether the locale's character set is UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`; an
+    /// unset locale counts as UTF-8, as on macOS and in most terminals).
+    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        guard let locale else { return true }
+        let lowered = locale.lowercased()
+        return lowered.contains("utf-8") || lowered.contains("utf8")
     }
 
     static func style(for tone: FinalLine.Tone) -> OverlayScreen.Style {

@@ -95,7 +95,7 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
         if instant == last.instant, let previous {
             // More of the same instant's work: the rate at that instant is made again with all of it.
             self.last = Sample(instant: instant, completed: completed)
-            rate = Self.blend(rateBeforeLast, from: previous, to: self.last!, timeConstant: timeConstant)
+            rate = nextRate(from: rateBeforeLast, previous: previous)
             return
         }
         if instant == last.instant {
@@ -109,7 +109,18 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
         previous = last
         rateBeforeLast = rate
         self.last = Sample(instant: instant, completed: completed)
-        rate = Self.blend(rate, from: last, to: self.last!, timeConstant: timeConstant)
+        rate = nextRate(from: rate, previous: last)
+    }
+
+    /// The rate once `last` is in: over the first ``timeConstant``, the average since the first
+    /// report (one report placed a little late, as reports taken in batches are, cannot sway it);
+    /// after, the average weighted over time.
+    private func nextRate(from rate: Double?, previous: Sample) -> Double {
+        guard let first, let last else { return rate ?? 0 }
+        if last.instant - first.instant <= timeConstant || rate == nil {
+            return (last.completed - first.completed) / Self.seconds(last.instant - first.instant)
+        }
+        return Self.blend(rate, from: previous, to: last, timeConstant: timeConstant)
     }
 
     /// The rate and the time left at `now`, for `total` units (`nil` when the total is unknown).

@@ -118,3 +118,62 @@ struct ProgressTests {
         }
     }
 }
+
+/// Progress in the terminal region: a bar, the percentage, the time left, the count and the rate
+/// as room allows, and a group header that adds up its child tasks.
+@Suite("Progress in the region")
+@MainActor
+struct RegionProgressTests {
+    static func run(columns: Int) async throws -> (lines: [String], header: String, terminal: InMemoryTerminal) {
+        let terminal = InMemoryTerminal(columns: columns, rows: 12)
+        let overlay = TerminalOverlay(terminal: terminal, colors: .never, integration: .none)
+        let bed = WaitAlertTestBed(timing: .terminal, renderers: [overlay])
+        let work = bed.start {
+            try await withWaitAlert("Downloading", presenter: bed.presenter) { group in
+                try await group.tasks(for: [1, 3], title: { "Fetching part\($0).bin" }) { part, row in
+                    row.progress(completed: 0, total: part * 4_000_000, unit: .bytes)
+                    for _ in 0..<40 {
+                        try await bed.clock.sleep(for: .milliseconds(250))
+                        row.advance(by: 100_000)
+                    }
+                }
+            }
+        }
+        await bed.advance(to: .seconds(5))
+        let lines = terminal.lines.filter { $0.contains("Fetching") }
+        let header = terminal.lines.first { $0.contains("Downloading") } ?? ""
+        try await bed.run(until: work)
+        await bed.run()
+        return (lines, header, terminal)
+    }
+
+    @Test func aRowShowsABarAndWhatFits() async throws {
+        let (lines, header, _) = try await Self.run(columns: 100)
+        let part1 = try #require(lines.first { $0.contains("part1") })
+        #expect(part1.contains("Fetching part1.bin ▕"), "\(part1)")
+        // Drawn at 4.96 s, the last frame before 5 s: 19 reports of 100 kB, 400 kB/s, 5.04 s left.
+        #expect(part1.hasSuffix("▏ 47% · 6s · 1.9 MB / 4.0 MB · 400.0 kB/s · 4s"), "\(part1)")
+        #expect(
+            header.hasSuffix("▏ 23% · 3.8 MB / 16.0 MB · 0/2 · 4s"), "the group adds up its parts: \(header)")
+    }
+
+    @Test func narrowTerminalsKeepTheTextAndThePercentage() async throws {
+        let (lines, _, terminal) = try await Self.run(columns: 40)
+        for line in lines {
+            #expect(DisplayWidth.of(line) < 40, "\(line)")
+            #expect(line.contains("%"), "\(line)")
+            #expect(line.contains("Fetching"), "\(line)")
+        }
+        #expect(terminal.transcript.filter { $0.hasPrefix("✔ Fetching part") }.count == 2)
+    }
+
+    @Test func barsFallBackToAsciiOutsideUTF8Locales() {
+        #expect(InteractiveOverlay.localeIsUTF8(["LANG": "en_US.UTF-8"]))
+        #expect(InteractiveOverlay.localeIsUTF8(["LC_ALL": "C.utf8", "LANG": "C"]))
+        #expect(!InteractiveOverlay.localeIsUTF8(["LC_ALL": "C"]))
+        #expect(!InteractiveOverlay.localeIsUTF8(["LC_CTYPE": "POSIX", "LANG": "en_US.UTF-8"]))
+        #expect(InteractiveOverlay.localeIsUTF8([:]))
+        let row = ProgressText.row(WaitAlertProgress(completed: 1, total: 4), room: 40, barWidth: 8, unicode: false)
+        #expect(row == " [##------] 25% · 1/4", "\(row)")
+    }
+}
