@@ -8,120 +8,127 @@
         import Glibc
     #endif
 
-    /// The demo under a real job-control shell (`bash -i` on a pty): Ctrl-Z with `bg` and `fg`, a
-    /// job started in the background, and keys typed ahead while the alert shows.
-    struct JobControlEndToEndTests {
-        /// An interactive bash whose prompt is ``prompt``, reporting finished jobs at once.
-        private static func shell() async throws -> DemoProcess {
-            let shell = try DemoProcess(
-                ["--norc", "--noprofile", "-i"], environment: ["PS1": prompt], program: "/bin/bash")
-            try await shell.waitForOutput(prompt)
-            try shell.type("set -b\r")
-            try await shell.waitForOutput(prompt + "set -b", then: prompt)
-            return shell
-        }
-
-        private static let prompt = "PROMPT> "
-
-        private static func demo() throws -> String { try DemoProcess.executable.get() }
-
-        /// What `stty -a` says about echo and canonical mode, run by the shell now.
-        private static func shellModes(_ shell: DemoProcess) async throws -> (echo: Bool, canonical: Bool) {
-            let start = shell.output.count
-            try shell.type("stty -a\r")
-            try await shell.waitUntil("stty's output and the next prompt") { shell in
-                String(decoding: shell.output[start...], as: UTF8.self).contains("icanon")
-                    && String(decoding: shell.output[start...], as: UTF8.self).hasSuffix(prompt)
+    extension EndToEnd {
+        /// The demo under a real job-control shell (`bash -i` on a pty): Ctrl-Z with `bg` and `fg`, a
+        /// job started in the background, and keys typed ahead while the alert shows.
+        struct JobControlEndToEndTests {
+            /// An interactive bash whose prompt is ``prompt``, reporting finished jobs at once.
+            private static func shell() async throws -> DemoProcess {
+                let shell = try DemoProcess(
+                    ["--norc", "--noprofile", "-i"], environment: ["PS1": prompt], program: "/bin/bash")
+                try await shell.waitForOutput(prompt)
+                try shell.type("set -b\r")
+                try await shell.waitForOutput(prompt + "set -b", then: prompt)
+                return shell
             }
-            let words = String(decoding: shell.output[start...], as: UTF8.self).split {
-                $0 == " " || $0 == "\r" || $0 == "\n"
-            }
-            return (words.contains("echo"), words.contains("icanon"))
-        }
 
-        /// Ctrl-Z at about 1.3 s, then `bg`: the job finishes in the background without touching
-        /// the shell's terminal modes and without drawing over its prompt — its final line is a
-        /// plain line — and the shell still echoes what is typed afterwards.
-        @Test func aJobResumedInTheBackgroundLeavesTheShellAlone() async throws {
-            let shell = try await Self.shell()
-            try shell.type("\(try Self.demo()) --logs\r")
-            try await shell.waitFor(text: "Getting there…")
-            try await Task.sleep(for: .milliseconds(300))
-            try shell.type([0x1A])
-            try await shell.waitForOutput("Stopped", then: Self.prompt)
-            let stopped = try await Self.shellModes(shell)
-            #expect(stopped.echo && stopped.canonical, "\(shell.report)")
-            let resumed = shell.output.count
-            try shell.type("bg\r")
-            try await shell.waitUntil("the job's end", timeout: .seconds(10)) { shell in
-                String(decoding: shell.output[resumed...], as: UTF8.self).contains("Done")
-                    && String(decoding: shell.output[resumed...], as: UTF8.self).contains("✔ Done (4.")
+            private static let prompt = "PROMPT> "
+
+            private static func demo() throws -> String { try DemoProcess.executable.get() }
+
+            /// What `stty -a` says about echo and canonical mode, run by the shell now.
+            private static func shellModes(_ shell: DemoProcess) async throws -> (echo: Bool, canonical: Bool) {
+                let start = shell.output.count
+                try shell.type("stty -a\r")
+                try await shell.waitUntil("stty's output and the next prompt") { shell in
+                    String(decoding: shell.output[start...], as: UTF8.self).contains("icanon")
+                        && String(decoding: shell.output[start...], as: UTF8.self).hasSuffix(prompt)
+                }
+                let words = String(decoding: shell.output[start...], as: UTF8.self).split {
+                    $0 == " " || $0 == "\r" || $0 == "\n"
+                }
+                return (words.contains("echo"), words.contains("icanon"))
             }
-            let background = Array(shell.output[resumed...])
-            for sequence in ["\u{1B}[?25l", "\u{1B}[?7l", "\u{1B}[K", "\u{1B}[J", "\u{1B}[32m", "\u{1B}[1A"] {
+
+            /// Ctrl-Z at about 1.3 s, then `bg`: the job finishes in the background without touching
+            /// the shell's terminal modes and without drawing over its prompt — its final line is a
+            /// plain line — and the shell still echoes what is typed afterwards.
+            @Test func aJobResumedInTheBackgroundLeavesTheShellAlone() async throws {
+                let shell = try await Self.shell()
+                try shell.type("\(try Self.demo()) --logs\r")
+                try await shell.waitFor(text: "Getting there…")
+                try await Task.sleep(for: .milliseconds(300))
+                try shell.type([0x1A])
+                try await shell.waitForOutput("Stopped", then: Self.prompt)
+                let stopped = try await Self.shellModes(shell)
+                #expect(stopped.echo && stopped.canonical, "\(shell.report)")
+                let resumed = shell.output.count
+                try shell.type("bg\r")
+                try await shell.waitUntil("the job's end", timeout: .seconds(10)) { shell in
+                    String(decoding: shell.output[resumed...], as: UTF8.self).contains("Done")
+                        && String(decoding: shell.output[resumed...], as: UTF8.self).contains("✔ Done (4.")
+                }
+                let background = Array(shell.output[resumed...])
+                for sequence in ["\u{1B}[?25l", "\u{1B}[?7l", "\u{1B}[K", "\u{1B}[J", "\u{1B}[32m", "\u{1B}[1A"] {
+                    #expect(
+                        !background.contains(bytes: sequence),
+                        "\(escaped(Array(sequence.utf8))) in \(escaped(background))")
+                }
                 #expect(
-                    !background.contains(bytes: sequence), "\(escaped(Array(sequence.utf8))) in \(escaped(background))")
+                    !spinnerScalars.contains { String(decoding: background, as: UTF8.self).unicodeScalars.contains($0) }
+                )
+                #expect(background.contains(bytes: "reached 3"), "log lines still print: \(escaped(background))")
+                let after = try await Self.shellModes(shell)
+                #expect(after.echo && after.canonical, "the shell's modes are its own\n\(shell.report)")
+                let typed = shell.output.count
+                try shell.type("echo visible\r")
+                try await shell.waitForOutput("echo visible", after: typed)
             }
-            #expect(
-                !spinnerScalars.contains { String(decoding: background, as: UTF8.self).unicodeScalars.contains($0) })
-            #expect(background.contains(bytes: "reached 3"), "log lines still print: \(escaped(background))")
-            let after = try await Self.shellModes(shell)
-            #expect(after.echo && after.canonical, "the shell's modes are its own\n\(shell.report)")
-            let typed = shell.output.count
-            try shell.type("echo visible\r")
-            try await shell.waitForOutput("echo visible", after: typed)
-        }
 
-        /// Ctrl-Z, then `fg`: the overlay is drawn again where the shell left the cursor, and the
-        /// demo ends as usual with the terminal as it was.
-        @Test func aJobBroughtBackToTheForegroundRedraws() async throws {
-            let shell = try await Self.shell()
-            try shell.type("\(try Self.demo())\r")
-            try await shell.waitFor(text: "Getting there…")
-            try shell.type([0x1A])
-            try await shell.waitForOutput("Stopped", then: Self.prompt)
-            let resumed = shell.output.count
-            try shell.type("fg\r")
-            try await shell.waitUntil("the spinner drawn again") { shell in
-                let text = String(decoding: shell.output[resumed...], as: UTF8.self)
-                return text.unicodeScalars.contains { spinnerScalars.contains($0) }
+            /// Ctrl-Z, then `fg`: the overlay is drawn again where the shell left the cursor, and the
+            /// demo ends as usual with the terminal as it was.
+            @Test func aJobBroughtBackToTheForegroundRedraws() async throws {
+                let shell = try await Self.shell()
+                try shell.type("\(try Self.demo())\r")
+                try await shell.waitFor(text: "Getting there…")
+                try shell.type([0x1A])
+                try await shell.waitForOutput("Stopped", then: Self.prompt)
+                let resumed = shell.output.count
+                try shell.type("fg\r")
+                try await shell.waitUntil("the spinner drawn again") { shell in
+                    let text = String(decoding: shell.output[resumed...], as: UTF8.self)
+                    return text.unicodeScalars.contains { spinnerScalars.contains($0) }
+                }
+                try await shell.waitForOutput("✔ Done (4.", after: resumed)
+                try await shell.waitForOutput(Self.prompt, after: shell.output.count - Self.prompt.utf8.count)
+                let modes = try await Self.shellModes(shell)
+                #expect(modes.echo && modes.canonical)
+                #expect(spinnerLines(shell.screen).isEmpty, "no spinner left\n\(shell.report)")
             }
-            try await shell.waitForOutput("✔ Done (4.", after: resumed)
-            try await shell.waitForOutput(Self.prompt, after: shell.output.count - Self.prompt.utf8.count)
-            let modes = try await Self.shellModes(shell)
-            #expect(modes.echo && modes.canonical)
-            #expect(spinnerLines(shell.screen).isEmpty, "no spinner left\n\(shell.report)")
-        }
 
-        /// `demo &`: a job started in the background never draws an escape sequence and never
-        /// touches the terminal modes; its final line is printed as a plain line.
-        @Test func aJobStartedInTheBackgroundNeverDraws() async throws {
-            let shell = try await Self.shell()
-            let start = shell.output.count
-            try shell.type("\(try Self.demo()) & wait\r")
-            try await shell.waitForOutput("✔ Done (4.", after: start, timeout: .seconds(10))
-            let output = Array(shell.output[start...])
-            #expect(
-                !output.contains(bytes: "\u{1B}[?25l") && !output.contains(bytes: "\u{1B}[32m"), "\(escaped(output))")
-            #expect(!String(decoding: output, as: UTF8.self).unicodeScalars.contains { spinnerScalars.contains($0) })
-            try await shell.waitForOutput(Self.prompt, after: shell.output.count - Self.prompt.utf8.count)
-            let modes = try await Self.shellModes(shell)
-            #expect(modes.echo && modes.canonical)
-        }
+            /// `demo &`: a job started in the background never draws an escape sequence and never
+            /// touches the terminal modes; its final line is printed as a plain line.
+            @Test func aJobStartedInTheBackgroundNeverDraws() async throws {
+                let shell = try await Self.shell()
+                let start = shell.output.count
+                try shell.type("\(try Self.demo()) & wait\r")
+                try await shell.waitForOutput("✔ Done (4.", after: start, timeout: .seconds(10))
+                let output = Array(shell.output[start...])
+                #expect(
+                    !output.contains(bytes: "\u{1B}[?25l") && !output.contains(bytes: "\u{1B}[32m"),
+                    "\(escaped(output))")
+                #expect(
+                    !String(decoding: output, as: UTF8.self).unicodeScalars.contains { spinnerScalars.contains($0) })
+                try await shell.waitForOutput(Self.prompt, after: shell.output.count - Self.prompt.utf8.count)
+                let modes = try await Self.shellModes(shell)
+                #expect(modes.echo && modes.canonical)
+            }
 
-        /// A command typed while the alert shows is not echoed over it, and the shell runs it once
-        /// the demo has ended, as with any program.
-        @Test func keysTypedAheadReachTheShell() async throws {
-            let shell = try await Self.shell()
-            try shell.type("\(try Self.demo())\r")
-            try await shell.waitFor(text: "Getting there…")
-            try shell.type("echo typed-$((6*7))\r")
-            try await shell.waitFor(text: "Really…")
-            #expect(!shell.screen.screen.contains("echo typed"), "not echoed while the alert shows\n\(shell.report)")
-            try await shell.waitForOutput("typed-42", after: 0, timeout: .seconds(10))
-            let done = try #require(shell.text.firstRange(of: "✔ Done (4."))
-            let ran = try #require(shell.text.firstRange(of: "typed-42"))
-            #expect(done.lowerBound < ran.lowerBound, "the typed command runs after the demo ended")
+            /// A command typed while the alert shows is not echoed over it, and the shell runs it once
+            /// the demo has ended, as with any program.
+            @Test func keysTypedAheadReachTheShell() async throws {
+                let shell = try await Self.shell()
+                try shell.type("\(try Self.demo())\r")
+                try await shell.waitFor(text: "Getting there…")
+                try shell.type("echo typed-$((6*7))\r")
+                try await shell.waitFor(text: "Really…")
+                #expect(
+                    !shell.screen.screen.contains("echo typed"), "not echoed while the alert shows\n\(shell.report)")
+                try await shell.waitForOutput("typed-42", after: 0, timeout: .seconds(10))
+                let done = try #require(shell.text.firstRange(of: "✔ Done (4."))
+                let ran = try #require(shell.text.firstRange(of: "typed-42"))
+                #expect(done.lowerBound < ran.lowerBound, "the typed command runs after the demo ended")
+            }
         }
     }
 

@@ -16,6 +16,11 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Whether the overlay draws on the process's standard error, which the terminal guard protects.
     private let isStandardError: Bool
     private let colors: Bool
+    /// Whether the top-level alert's progress shows in the terminal's tab or taskbar (`OSC 9;4`).
+    private let showsTaskbar: Bool
+    /// What the taskbar shows now, and since when.
+    private var taskbar = TaskbarProgress.State.cleared
+    private var taskbarSince = Duration.zero
     /// Whether bars may use block characters (a UTF-8 locale), or `#` and `-`.
     private let unicode: Bool
     /// The failed child tasks' last log lines and the planned steps, printed when a group ends.
@@ -99,8 +104,9 @@ final class InteractiveOverlay: WaitAlertRenderer {
 
     init(
         terminal: any WaitAlertTerminal, ending: TerminalOverlay.Ending, colors: Bool,
-        integration: TerminalOverlay.ProcessIntegration, failureLogLines: Int = 5
+        integration: TerminalOverlay.ProcessIntegration, failureLogLines: Int = 5, taskbar: Bool = false
     ) {
+        self.showsTaskbar = taskbar
         self.terminal = terminal
         self.ending = ending
         self.integration = integration
@@ -396,7 +402,16 @@ final class InteractiveOverlay: WaitAlertRenderer {
         updateGuard()
         let printed = above.map(\.styled)
         above = []
-        write(screen.show(desired, printingAbove: printed))
+        let taskbarBytes = taskbarUpdate()
+        // A taskbar state shown is flagged before its bytes go out, and a clear only after:
+        // whatever ends the program between the two still clears it.
+        if isStandardError, !taskbarBytes.isEmpty, taskbar != .cleared {
+            TerminalGuard.taskbarShown.store(true, ordering: .sequentiallyConsistent)
+        }
+        write(taskbarBytes + screen.show(desired, printingAbove: printed))
+        if isStandardError, !taskbarBytes.isEmpty, taskbar == .cleared {
+            TerminalGuard.taskbarShown.store(false, ordering: .sequentiallyConsistent)
+        }
     }
 
     /// The layout of the rows within `budget` lines, made again only when rows came, went or
@@ -421,6 +436,33 @@ final class InteractiveOverlay: WaitAlertRenderer {
         shownKeys = Set(layout.rows)
         animateOnly(shown: layout)
         return layout
+    }
+
+    /// The bytes that bring the taskbar up to date, in the frame's write: the first top-level
+    /// row's progress (its own, or its group's), an error while its group has failed tasks,
+    /// indeterminate otherwise; cleared when no top-level row runs. A new percentage at most four
+    /// times a second.
+    private func taskbarUpdate() -> [UInt8] {
+        guard showsTaskbar else { return [] }
+        var desired = TaskbarProgress.State.cleared
+        if let (id, row) = rows.filter({ $0.value.parent == nil && $0.value.state == .running }).min(by: {
+            $0.key < $1.key
+        }) {
+            let fraction = (row.progress ?? groupProgress(of: id)?.progress)?.fraction
+            let percent = fraction.map { Int(($0 * 100).rounded(.down)) }
+            if (groups[id]?.failed ?? 0) > 0 {
+                desired = .error(percent ?? 100)
+            } else {
+                desired = percent.map(TaskbarProgress.State.percent) ?? .indeterminate
+            }
+        }
+        guard desired != taskbar else { return [] }
+        if case .percent = desired, case .percent = taskbar, lastInstant - taskbarSince < .milliseconds(250) {
+            return []
+        }
+        taskbar = desired
+        taskbarSince = lastInstant
+        return Array(desired.sequence.utf8)
     }
 
     /// Tells the presenter which running rows are left out, so that their frames cost nothing.
@@ -540,6 +582,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// The program is in the foreground again: the lines are drawn afresh where the cursor is.
     private func attach() {
         detached = false
+        taskbar = .cleared  // a stop cleared it
         screen.columns = terminal.columns ?? screen.columns
         write(screen.drawAfresh())
         dirty = true

@@ -5,8 +5,14 @@
 /// iTerm2 from 3.6.6 — and nowhere else on purpose: older iTerm2 versions turn each `OSC 9` into a
 /// desktop notification, and tmux and screen pass it to whatever terminal they run in. The
 /// environment decides (`WT_SESSION`, `ConEmuANSI=ON`, `TERM_PROGRAM` and its version,
-/// `VTE_VERSION`); `WAIT_ALERT_TASKBAR=on|off|auto` overrides it.
-enum TaskbarProgress: Sendable, Hashable {
+/// `VTE_VERSION`); `WAIT_ALERT_TASKBAR=on|off|auto` overrides it. Only the overlay on standard
+/// error reads the environment: on another terminal `.auto` is off.
+///
+/// The overlay shows the top-level alert's progress: indeterminate once it appears, the
+/// percentage when known (at most four times a second, and only when it changes), an error while
+/// a group has failed tasks, and clears it when the alert ends — also on Ctrl-C, `SIGTERM`,
+/// `exit()` and Ctrl-Z.
+public enum TaskbarProgress: Sendable, Hashable {
     /// Where the environment shows it is supported (the default).
     case auto
     /// Always, on an interactive terminal.
@@ -31,6 +37,12 @@ enum TaskbarProgress: Sendable, Hashable {
         case .auto: return Self.isSupported(environment)
         }
     }
+
+    /// The variables the allowlist reads.
+    static let variables = [
+        "WAIT_ALERT_TASKBAR", "TMUX", "STY", "TERM", "WT_SESSION", "ConEmuANSI", "VTE_VERSION", "TERM_PROGRAM",
+        "TERM_PROGRAM_VERSION",
+    ]
 
     /// The allowlist.
     static func isSupported(_ environment: [String: String]) -> Bool {

@@ -66,6 +66,13 @@ enum TerminalGuard {
             buffer.copyBytes(from: restoreBytes)
             return buffer
         }()
+        /// Clears the taskbar progress (`OSC 9;4;0`).
+        let clearTaskbar: UnsafeMutableRawBufferPointer = {
+            let bytes = Array(TaskbarProgress.State.cleared.sequence.utf8)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            buffer.copyBytes(from: bytes)
+            return buffer
+        }()
     }
 
     // Read by the signal handlers, so no dynamic exclusivity bookkeeping: its pointers never
@@ -120,6 +127,9 @@ enum TerminalGuard {
     static func setDrawn(_ isDrawn: Bool) {
         drawn.store(isDrawn, ordering: .sequentiallyConsistent)
     }
+
+    /// Whether a taskbar progress (`OSC 9;4`) is shown, so every end must clear it.
+    static let taskbarShown = Atomic<Bool>(false)
 
     /// Turns echo off (or back on) on standard input, when it is the same terminal as the output
     /// and this process is in the foreground; does nothing otherwise.
@@ -200,10 +210,15 @@ enum TerminalGuard {
     /// Writes the restore bytes if overlay lines are on screen and this process is in the
     /// terminal's foreground. Async-signal-safe.
     static func eraseIfDrawn() {
-        guard drawn.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        let erases = drawn.exchange(false, ordering: .sequentiallyConsistent)
+        let clearsTaskbar = taskbarShown.exchange(false, ordering: .sequentiallyConsistent)
+        guard erases || clearsTaskbar else { return }
         let output = output.load(ordering: .sequentiallyConsistent)
         guard output >= 0, isForeground(output) else { return }
-        _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.restore), to: output)
+        if clearsTaskbar {
+            _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.clearTaskbar), to: output)
+        }
+        if erases { _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.restore), to: output) }
     }
 
     /// Whether this process's group is the foreground process group of the terminal `descriptor`

@@ -68,18 +68,25 @@ public final class TerminalOverlay: WaitAlertRenderer {
     ///     standard error; ignored for other terminals.
     ///   - failureLogLines: how many of a failed child task's last log lines are printed again,
     ///     under its record line, when its group ends (0 for none).
+    ///   - taskbar: progress in the terminal's tab or taskbar (`OSC 9;4`): where the environment
+    ///     shows it is supported (on standard error), always, or never.
     public init(
         terminal: any WaitAlertTerminal = WaitAlertStandardError.shared,
         ending: Ending = .persistent,
         colors: ColorPolicy = .environment,
         integration: ProcessIntegration = .full,
-        failureLogLines: Int = 5
+        failureLogLines: Int = 5,
+        taskbar: TaskbarProgress = .auto
     ) {
         self.ending = ending
         if terminal.isInteractive {
+            let isStandardError = terminal is WaitAlertStandardError
+            let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]
+            let taskbar = (isStandardError || taskbar != .auto) ? taskbar : .off
             let overlay = InteractiveOverlay(
                 terminal: terminal, ending: ending, colors: colors.usesColor(interactive: true),
-                integration: integration, failureLogLines: failureLogLines)
+                integration: integration, failureLogLines: failureLogLines,
+                taskbar: taskbar.isEnabled(environment: environment, isInteractive: true))
             interactive = overlay
             output = overlay
         } else {
