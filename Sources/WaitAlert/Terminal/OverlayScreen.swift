@@ -70,11 +70,13 @@ struct OverlayScreen {
         let keys = desired.map(\.key)
         if above.isEmpty, keys == current {
             var out = ""
+            var changed = 0
             for (index, entry) in desired.enumerated() where entry.line != lines[index].line {
                 out += rewrite(index, from: lines[index].line, to: entry.line)
+                changed += 1
             }
             lines = desired
-            return Array(out.utf8)
+            return Self.synchronized(out, when: changed > 1)
         }
         if above.isEmpty, !wasEmpty, keys.count > current.count, Array(keys.prefix(current.count)) == current,
             zip(desired, lines).allSatisfy({ $0.line == $1.line })
@@ -82,8 +84,9 @@ struct OverlayScreen {
             var out = Self.autowrapOff + Self.down(lines.count - 1)
             for entry in desired[lines.count...] { out += "\r\n" + render(entry.line) + Self.eraseLine }
             out += Self.up(desired.count - 1) + "\r" + Self.autowrapOn
+            let added = desired.count - lines.count
             lines = desired
-            return Array(out.utf8)
+            return Self.synchronized(out, when: added > 1)
         }
         lines = desired
         return relayout(printing: above, wasEmpty: wasEmpty)
@@ -136,8 +139,19 @@ struct OverlayScreen {
         if !lines.isEmpty { out += Self.up(lines.count - 1) + "\r" + Self.autowrapOn }
         if lines.isEmpty, !wasEmpty { out += Self.showCursor }
         if wasEmpty, !lines.isEmpty { out = Self.hideCursor + out }
-        return Array(out.utf8)
+        return Self.synchronized(out, when: above.count + lines.count > 1)
     }
+
+    /// `out` as one synchronized update (mode 2026) when it changes more than one line: a
+    /// terminal that supports it shows the frame whole or not at all, never half drawn; others
+    /// ignore the mode.
+    static func synchronized(_ out: String, when changesSeveralLines: Bool) -> [UInt8] {
+        guard changesSeveralLines, !out.isEmpty else { return Array(out.utf8) }
+        return Array((beginSynchronized + out + endSynchronized).utf8)
+    }
+
+    static let beginSynchronized = "\u{1B}[?2026h"
+    static let endSynchronized = "\u{1B}[?2026l"
 
     /// The line's content, cut to one cell less than the width so the terminal never wraps it:
     /// the indent, the glyph, then the text cut so that the suffix and the text's own trailing

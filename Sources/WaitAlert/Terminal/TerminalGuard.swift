@@ -45,10 +45,11 @@ enum TerminalGuard {
         var resume: @Sendable () -> Void
     }
 
-    /// Written when the program ends abruptly: cancel any half-written escape sequence (CAN),
-    /// return to column 0, erase the overlay below the cursor, reset colours, turn autowrap back
-    /// on, show the cursor.
-    static let restoreBytes: [UInt8] = Array("\u{18}\r\u{1B}[J\u{1B}[0m\u{1B}[?7h\u{1B}[?25h".utf8)
+    /// Written when the program ends abruptly: cancel any half-written escape sequence (CAN), end
+    /// a synchronized update left open, return to column 0, erase the overlay below the cursor,
+    /// reset colours, turn autowrap back on, show the cursor.
+    static let restoreBytes: [UInt8] = Array(
+        "\u{18}\u{1B}[?2026l\r\u{1B}[J\u{1B}[0m\u{1B}[?7h\u{1B}[?25h".utf8)
 
     /// The signals handled while active, in the order of ``SignalContext/savedActions``.
     static let guardedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT]

@@ -124,6 +124,16 @@ public final class InMemoryTerminal: WaitAlertTerminal {
         state.withLock { $0.screen.isCursorVisible }
     }
 
+    /// Whether a synchronized update (`CSI ?2026h`) is open: a frame begun and not ended.
+    public var isInSynchronizedUpdate: Bool {
+        state.withLock { $0.screen.isSynchronizing }
+    }
+
+    /// How many synchronized updates (`CSI ?2026h … CSI ?2026l`) have begun.
+    public var synchronizedUpdates: Int {
+        state.withLock { $0.screen.synchronizedUpdates }
+    }
+
     /// Whether any text style (bold, color, inverse, and so on) set with `CSI m` is still in effect.
     public var isStyled: Bool {
         state.withLock { !$0.screen.style.isEmpty }

@@ -29,6 +29,9 @@ extension InMemoryTerminal {
         var isWrapPending = false
         var autowraps = true
         var isCursorVisible = true
+        /// Whether a synchronized update (mode 2026) is open, and how many have begun.
+        var isSynchronizing = false
+        var synchronizedUpdates = 0
         var style: Style = []
         private var savedCursor: SavedCursor?
 

@@ -322,6 +322,41 @@ struct TaskRegionTests {
         #expect(terminal.transcript.filter { $0.hasPrefix("✔ Compiling M") }.count == 20)
     }
 
+    /// A frame that changes several lines is one synchronized update (`CSI ?2026h … CSI ?2026l`),
+    /// so a terminal that supports it never shows a half-drawn region; a frame that turns one
+    /// spinner is not; every block is closed.
+    @Test func framesOfSeveralLinesAreSynchronized() async throws {
+        let (bed, terminal) = Self.bed(rows: 12)
+        let work = bed.start {
+            try await withWaitAlert("Building", presenter: bed.presenter) { build in
+                try await build.tasks(for: Array(0..<6), title: { "Compiling M\($0)" }) { index, _ in
+                    try await bed.clock.sleep(for: .milliseconds(900 + index * 400))
+                }
+            }
+        }
+        await bed.advance(to: .milliseconds(700))
+        let before = terminal.synchronizedUpdates
+        #expect(before >= 1, "the region's first frame")
+        terminal.resetCounters()
+        await bed.advance(to: .milliseconds(780))
+        #expect(terminal.synchronizedUpdates == before + 1, "seven spinners turning: one update")
+        try await bed.run(until: work)
+        await bed.run()
+        #expect(!terminal.isInSynchronizedUpdate)
+
+        let single = InMemoryTerminal()
+        let alone = WaitAlertTestBed(
+            timing: .terminal, renderers: [TerminalOverlay(terminal: single, colors: .never, integration: .none)])
+        let one = alone.start {
+            try await withWaitAlert("Alone", presenter: alone.presenter) { _ in
+                try await alone.clock.sleep(for: .seconds(2))
+            }
+        }
+        try await alone.run(until: one)
+        await alone.run()
+        #expect(single.synchronizedUpdates == 0, "one line at a time needs none")
+    }
+
     /// Whether `bytes` hold a cursor-up (`CSI n A`).
     static func movesUp(_ bytes: ArraySlice<UInt8>) -> Bool {
         for start in bytes.ranges(of: [0x1B, 0x5B]) {
