@@ -11,6 +11,9 @@
 //     swift run wait-alert-demo --forget-elsewhere   the same, ended from another thread
 //     swift run wait-alert-demo tasks [--fail-fast] [--succeed] [--jobs N] [--seed N]
 //                                           a build of 40 concurrent child tasks (TasksDemo.swift)
+//     swift run wait-alert-demo progress [--fail] [--seed N]
+//                                           downloads with byte progress, a stall and a resume
+//                                           (ProgressDemo.swift)
 import Dispatch
 import WaitAlert
 
@@ -27,6 +30,9 @@ struct DemoFailure: Error, CustomStringConvertible {
 if CommandLine.arguments.dropFirst().first == "tasks" {
     await TasksDemo.runAndExit(Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.dropFirst().first == "progress" {
+    await ProgressDemo.runAndExit(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 let options = Set(CommandLine.arguments.dropFirst())
 let known: Set = [
@@ -37,6 +43,7 @@ if options.contains("--help") || !options.isSubset(of: known) {
         """
         usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--exit-early] [--twice] [--forget[-elsewhere]]
                \(TasksDemo.usage)
+               \(ProgressDemo.usage)
         """
     )
     exit(options.isSubset(of: known) ? 0 : 2)
