@@ -89,7 +89,10 @@ public final class LineRenderer: WaitAlertRenderer {
         if lastLine == nil { lastLine = instant }
         var printed =
             alerts[alert] ?? Printed(at: instant, parent: snapshot.parent, title: snapshot.text, began: instant)
-        defer { alerts[alert] = snapshot.phase == .gone ? nil : printed }
+        defer {
+            alerts[alert] = snapshot.phase == .gone ? nil : printed
+            if let parent = snapshot.parent { groupProgressChanged(parent, by: alert, snapshot, at: instant) }
+        }
         if snapshot.outcome == nil {
             printed.plannedSteps = snapshot.plannedSteps
             printed.progress = snapshot.progress
@@ -146,6 +149,46 @@ public final class LineRenderer: WaitAlertRenderer {
         emitLine("… still running: " + named.joined(separator: ", ") + more, at: instant)
     }
 
+    /// A child task of `parent` reported progress or ended: a top-level group without progress of
+    /// its own prints the sum of its child tasks' (weighted by their totals) as its own.
+    private func groupProgressChanged(
+        _ parent: WaitAlertID, by child: WaitAlertID, _ snapshot: WaitAlertSnapshot, at instant: Duration
+    ) {
+        guard let progress = snapshot.progress, let total = progress.total else { return }
+        var group = groups[parent] ?? GroupProgress()
+        if let outcome = snapshot.outcome {
+            guard group.ended.insert(child).inserted else { return }
+            group.live[child] = nil
+            let done = if case .success = outcome { total } else { min(progress.completed, total) }
+            group.finishedUnits += done
+            group.finishedTotal += total
+        } else {
+            group.live[child] = progress
+        }
+        group.unit = progress.unit
+        groups[parent] = group
+        guard var printed = alerts[parent], printed.parent == nil, printed.progress == nil, !printed.ended,
+            printed.text != nil
+        else { return }
+        let live = group.live.values
+        let sum = WaitAlertProgress(
+            completed: group.finishedUnits + live.reduce(0) { $0 + min($1.completed, $1.total ?? 0) },
+            total: group.finishedTotal + live.reduce(0) { $0 + ($1.total ?? 0) }, unit: group.unit ?? .count)
+        printProgress(sum, of: &printed, at: instant)
+        alerts[parent] = printed
+    }
+
+    /// The child tasks' progress of each group, for its sum.
+    private var groups: [WaitAlertID: GroupProgress] = [:]
+
+    private struct GroupProgress {
+        var live: [WaitAlertID: WaitAlertProgress] = [:]
+        var ended: Set<WaitAlertID> = []
+        var finishedUnits = 0
+        var finishedTotal = 0
+        var unit: WaitAlertProgressUnit?
+    }
+
     /// Prints a top-level alert's progress when it passes a quarter (25, 50, 75, 100 %), or
     /// after ``progressInterval`` when it moved: never a line per report.
     private func printProgress(_ progress: WaitAlertProgress, of printed: inout Printed, at instant: Duration) {
@@ -168,6 +211,7 @@ public final class LineRenderer: WaitAlertRenderer {
     /// An alert ended: a child task's line (if it leaves one), a group's recap, the final line.
     private func end(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, printed: Printed) {
         let final = FinalLine.of(snapshot)
+        groups[alert] = nil
         if let parent = snapshot.parent {
             recap.ended(alert, of: parent, with: final)
         }

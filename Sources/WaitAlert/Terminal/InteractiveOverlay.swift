@@ -87,8 +87,10 @@ final class InteractiveOverlay: WaitAlertRenderer {
         var started = 0
         var finished = 0
         var failed = 0
-        /// The totals of the finished child tasks that reported one: counted as done.
+        /// The finished child tasks that reported a total: the units they did (all of them for a
+        /// success), and their totals.
         var finishedUnits = 0
+        var finishedTotal = 0
         /// Their unit, when they share one.
         var finishedUnit: WaitAlertProgressUnit?
     }
@@ -242,7 +244,9 @@ final class InteractiveOverlay: WaitAlertRenderer {
             groups[parent, default: Group()].finished += 1
             if case .failure = outcome { groups[parent, default: Group()].failed += 1 }
             if let progress = snapshot.progress, let total = progress.total {
-                groups[parent, default: Group()].finishedUnits += total
+                let done = if case .success = outcome { total } else { min(progress.completed, total) }
+                groups[parent, default: Group()].finishedUnits += done
+                groups[parent, default: Group()].finishedTotal += total
                 groups[parent, default: Group()].finishedUnit = progress.unit
             }
         }
@@ -457,8 +461,10 @@ final class InteractiveOverlay: WaitAlertRenderer {
             }
         }
         guard desired != taskbar else { return [] }
-        if case .percent = desired, case .percent = taskbar, lastInstant - taskbarSince < .milliseconds(250) {
-            return []
+        switch (desired, taskbar) {
+        case (.percent, .percent), (.error, .error):
+            if lastInstant - taskbarSince < .milliseconds(250) { return [] }
+        default: break
         }
         taskbar = desired
         taskbarSince = lastInstant
@@ -510,7 +516,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     private func groupProgress(of alert: WaitAlertID) -> (progress: WaitAlertProgress, counts: Bool)? {
         guard let group = groups[alert] else { return nil }
         var completed = group.finishedUnits
-        var total = group.finishedUnits
+        var total = group.finishedTotal
         var units: Set<WaitAlertProgressUnit> = group.finishedUnit.map { [$0] } ?? []
         for (id, row) in rows where row.parent == alert && !finishedChildren.contains(id) {
             guard let progress = row.progress, let rowTotal = progress.total else { continue }
@@ -518,7 +524,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
             total += rowTotal
             units.insert(progress.unit)
         }
-        guard total > 0, total > group.finishedUnits || completed < total else { return nil }
+        guard total > 0 else { return nil }
         // Counted in the parts' unit when they share one; otherwise only as a fraction.
         return (WaitAlertProgress(completed: completed, total: total, unit: units.first ?? .count), units.count == 1)
     }

@@ -84,6 +84,29 @@ struct ProgressTests {
         #expect(!terminal.output.contains(0x1B))
     }
 
+    @Test func plainLinesPrintAGroupsSumWhenItHasNoProgressOfItsOwn() async throws {
+        let terminal = InMemoryTerminal(isInteractive: false)
+        let bed = WaitAlertTestBed(timing: .terminal, renderers: [TerminalOverlay(terminal: terminal)])
+        let work = bed.start {
+            try await withWaitAlert("Fetching", presenter: bed.presenter) { group in
+                try await group.tasks(for: [1, 3], title: { "part\($0)" }) { part, row in
+                    row.progress(completed: 0, total: part * 100, unit: .named("kB"))
+                    for _ in 0..<100 {
+                        try await bed.clock.sleep(for: .milliseconds(100))
+                        row.advance(by: part)
+                    }
+                }
+            }
+        }
+        try await bed.run(until: work)
+        await bed.run()
+        let lines = terminal.transcript.filter { $0.hasPrefix("Fetching: ") }
+        #expect(lines.count >= 3 && lines.count <= 8, "\(lines)")
+        #expect(
+            lines.contains { $0.hasPrefix("Fetching: 5") && $0.contains("/400 kB") }, "weighted by totals: \(lines)")
+        #expect(lines.last?.hasPrefix("Fetching: 100% (400/400 kB") == true, "\(lines)")
+    }
+
     @Test(arguments: [
         (WaitAlertProgress(completed: 12, total: 40), "12/40", "30%"),
         (WaitAlertProgress(completed: 1_234_567, total: 4_000_000, unit: .bytes), "1.2 MB / 4.0 MB", "30%"),
