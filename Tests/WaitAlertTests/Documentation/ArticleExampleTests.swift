@@ -247,6 +247,21 @@ struct ArticleExampleTests {
         #expect(bed.recorder.snapshots.contains { $0.retention == .transient })
     }
 
+    @Test func readmeProgress() async throws {
+        let size = 3 * 1024
+        let url = "https://example.com/a.bin"
+        try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Downloading") { alert in
+                alert.progress(completed: 0, total: size, unit: .bytes)
+                for try await chunk in chunks(of: url) {
+                    alert.advance(by: chunk.count)
+                }
+            }
+        }
+        await bed.run()
+        #expect(bed.recorder.snapshots.last { $0.progress != nil }?.progress?.completed == size)
+    }
+
     static func symbol(for outcome: WaitAlertOutcome) -> String {
         switch outcome {
         case .success: "checkmark.circle"
@@ -266,4 +281,10 @@ func fetch(_ name: String) async throws -> String { name }
 func fetchAll() async throws -> [String] { ["a.json", "b.json", "c.json"] }
 func compress(_ file: String) async throws {}
 func resolve() async throws {}
+func chunks(of url: String) -> AsyncStream<[UInt8]> {
+    AsyncStream { continuation in
+        for _ in 0..<3 { continuation.yield([UInt8](repeating: 0, count: 1024)) }
+        continuation.finish()
+    }
+}
 @discardableResult func compile(_ target: String) async throws -> String { target + ".o" }
