@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 public import Testing
 
@@ -186,6 +187,32 @@ public final class ManualClock: Clock, Sendable {
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             let waiter = state.waiters.remove(at: index)
             return { waiter.continuation.resume() }
+        }
+    }
+
+    /// Returns once the deadlines of the tasks asleep on this clock satisfy `condition`, or after
+    /// `timeout` of real time, whichever comes first.
+    ///
+    /// For a waiter whose condition may stop mattering without any change on the clock.
+    package func sleepers(
+        within timeout: Duration, where condition: @escaping @Sendable (_ deadlines: [Instant]) -> Bool
+    ) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let id = state.withLock { state -> UInt64? in
+                if condition(state.sleepers.map(\.deadline)) { return nil }
+                let id = state.makeID()
+                state.waiters.append(Waiter(id: id, condition: condition, continuation: continuation))
+                return id
+            }
+            guard let id else { return continuation.resume() }
+            let nanoseconds = Int(timeout.attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+                let waiter = state.withLock { state -> Waiter? in
+                    guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return state.waiters.remove(at: index)
+                }
+                waiter?.continuation.resume()
+            }
         }
     }
 

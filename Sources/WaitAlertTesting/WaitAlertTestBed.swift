@@ -132,12 +132,15 @@ public final class WaitAlertTestBed {
     /// Waits until the presenter's timer, if it has one, is asleep on the clock.
     ///
     /// The timer may be replaced while this waits (work on the main actor asks for an earlier
-    /// wake-up), so the deadline is read again each time the clock's sleepers change.
+    /// wake-up), so the deadline is read again each time the clock's sleepers change. It may also
+    /// go away before it ever sleeps (the alerts that needed it ended, and the timer's task was
+    /// cancelled on its way to the clock), which changes nothing on the clock: so the deadline is
+    /// also read again after a few milliseconds of real time without a change.
     private func timerAsleep() async {
         while let deadline = presenter.timerDeadline.map({ ManualClock.Instant(offset: $0) }) {
             let sleepers = clock.sleeperDeadlines
             if sleepers.contains(deadline) { return }
-            await clock.sleepers { $0.contains(deadline) || $0 != sleepers }
+            await clock.sleepers(within: .milliseconds(5)) { $0.contains(deadline) || $0 != sleepers }
         }
     }
 

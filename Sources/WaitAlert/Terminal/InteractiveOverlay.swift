@@ -551,8 +551,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
             detached = true
             inputBlocked = false
         }
-        refreshPlacement()
-        updateGuard()
+        dirty = true
+        flush(at: lastInstant)
     }
 
     /// Picks up where the program is (foreground or background job) and the terminal's width,
@@ -567,11 +567,12 @@ final class InteractiveOverlay: WaitAlertRenderer {
     }
 
     /// Picks up a width change, also one that no `SIGWINCH` reported (between alerts, without
-    /// signal handling, or on another terminal), before drawing anything.
+    /// signal handling, or on another terminal), before drawing anything: the next draw erases
+    /// and draws every line, laid out for the terminal's height then (drawing the lines as they
+    /// were first could make them taller than a window that also got shorter).
     private func refreshWidth() {
         guard let columns = terminal.columns, columns != screen.columns else { return }
         screen.columns = columns
-        write(screen.redraw())
     }
 
     /// The program went to the background: from now on nothing is drawn and no terminal mode is
@@ -585,12 +586,13 @@ final class InteractiveOverlay: WaitAlertRenderer {
         updateGuard()  // nothing drawn; input no longer blocked (the shell owns the terminal now)
     }
 
-    /// The program is in the foreground again: the lines are drawn afresh where the cursor is.
+    /// The program is in the foreground again: the next draw draws the lines afresh where the
+    /// cursor is.
     private func attach() {
         detached = false
         taskbar = .cleared  // a stop cleared it
         screen.columns = terminal.columns ?? screen.columns
-        write(screen.drawAfresh())
+        screen.markErased()
         dirty = true
     }
 

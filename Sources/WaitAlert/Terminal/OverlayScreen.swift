@@ -52,9 +52,16 @@ struct OverlayScreen {
         var indent: Int = 0
     }
 
-    /// The terminal's width in cells.
-    var columns = 80
+    /// The terminal's width in cells. A new width has the next ``show(_:printingAbove:)`` erase
+    /// and draw every line, at the height the region has then.
+    var columns = 80 {
+        didSet { if columns != oldValue, !lines.isEmpty { redrawsAll = true } }
+    }
     private(set) var lines: [(key: Key, line: Line)] = []
+    /// Whether the next show draws every line again, whatever changed.
+    private var redrawsAll = false
+    /// Whether the lines are no longer on screen (see ``markErased()``).
+    private var isErased = false
 
     var isEmpty: Bool { lines.isEmpty }
 
@@ -65,10 +72,13 @@ struct OverlayScreen {
     ///
     /// - Returns: the bytes for one write, or none when nothing changes on screen.
     mutating func show(_ desired: [(key: Key, line: Line)], printingAbove above: [String] = []) -> [UInt8] {
-        let wasEmpty = lines.isEmpty
+        let wasEmpty = lines.isEmpty || isErased
+        let redraws = redrawsAll || isErased
+        redrawsAll = false
+        isErased = false
         let current = lines.map(\.key)
         let keys = desired.map(\.key)
-        if above.isEmpty, keys == current {
+        if !redraws, above.isEmpty, keys == current {
             var out = ""
             var changed = 0
             for (index, entry) in desired.enumerated() where entry.line != lines[index].line {
@@ -78,7 +88,7 @@ struct OverlayScreen {
             lines = desired
             return Self.synchronized(out, when: changed > 1)
         }
-        if above.isEmpty, !wasEmpty, keys.count > current.count, Array(keys.prefix(current.count)) == current,
+        if !redraws, above.isEmpty, !wasEmpty, keys.count > current.count, Array(keys.prefix(current.count)) == current,
             zip(desired, lines).allSatisfy({ $0.line == $1.line })
         {
             var out = Self.autowrapOff + Self.down(lines.count - 1)
@@ -97,15 +107,11 @@ struct OverlayScreen {
         relayout(printing: above, wasEmpty: lines.isEmpty)
     }
 
-    /// Erases and redraws every line (after the terminal's width changed).
-    mutating func redraw() -> [UInt8] {
-        lines.isEmpty ? [] : relayout(printing: [], wasEmpty: false)
-    }
-
-    /// Draws every line again from the cursor's line, as if new: after the program was stopped
-    /// (its lines erased) and continued where the shell left the cursor.
-    mutating func drawAfresh() -> [UInt8] {
-        relayout(printing: [], wasEmpty: true)
+    /// The lines are no longer on screen (the program was stopped, which erased them, and
+    /// continued where the shell left the cursor): the next show draws every line from the
+    /// cursor's line, as if new.
+    mutating func markErased() {
+        isErased = true
     }
 
     /// The bytes that turn line `index` from `old` into `new`, from and back to the region's first

@@ -19,8 +19,12 @@ extension InMemoryTerminal {
     /// One line of the screen.
     struct Line {
         var cells: [Cell]
+        /// Where autowrap continued this line on the next one: the column after its last cell of text (the
+        /// width, unless a wide character did not fit); `nil` when the line does not continue.
+        var wrapColumn: Int?
+
         /// Whether autowrap continued this line on the next one.
-        var isWrapped = false
+        var isWrapped: Bool { wrapColumn != nil }
 
         init(columns: Int) {
             cells = Array(repeating: .blank, count: columns)
@@ -32,8 +36,9 @@ extension InMemoryTerminal {
 
         /// The line's characters without trailing spaces.
         var text: String {
+            guard let last = cells.lastIndex(where: { $0 != .blank }) else { return "" }
             var text = ""
-            for cell in cells {
+            for cell in cells[...last] {
                 switch cell {
                 case .blank: text.append(" ")
                 case .character(let string, _): text.append(string)
@@ -42,6 +47,21 @@ extension InMemoryTerminal {
             }
             while text.last == " " {
                 text.removeLast()
+            }
+            return text
+        }
+
+        /// The line's part of the logical line it belongs to: its cells up to ``wrapColumn``, spaces included,
+        /// when autowrap continued it; otherwise ``text``.
+        var continuedText: String {
+            guard let wrapColumn else { return text }
+            var text = ""
+            for cell in cells.prefix(wrapColumn) {
+                switch cell {
+                case .blank: text.append(" ")
+                case .character(let string, _): text.append(string)
+                case .continuation: break
+                }
             }
             return text
         }

@@ -28,9 +28,12 @@ public import WaitAlert
 /// line into ``scrollback``. ``resize(columns:rows:)`` either cuts lines to the new width, as xterm does, or
 /// re-wraps them, as tmux and VTE do, depending on `reflowsOnResize`.
 ///
+/// ``checkInvariants(_:)`` has every later write checked against the rules of a live region drawn under
+/// committed output (see ``Invariants``), and ``invariantViolations`` lists what broke them.
+///
 /// All members are thread-safe.
 public final class InMemoryTerminal: WaitAlertTerminal {
-    private let state: Mutex<TerminalState>
+    let state: Mutex<TerminalState>
 
     /// Whether the terminal reports itself as interactive.
     ///
@@ -75,9 +78,11 @@ public final class InMemoryTerminal: WaitAlertTerminal {
             state.bytesWritten += bytes.count
             state.writeCount += 1
             state.output += bytes
+            state.screen.trace = FrameTrace()
             for byte in bytes {
                 state.parser.advance(byte, performer: &state.screen)
             }
+            state.checker?.check(write: bytes, screen: state.screen)
             return true
         }
     }
@@ -183,6 +188,7 @@ public final class InMemoryTerminal: WaitAlertTerminal {
         precondition(columns >= 1 && (rows ?? 1) >= 1, "InMemoryTerminal needs at least one column and one row")
         state.withLock { state in
             state.screen.resize(columns: columns, rows: rows ?? state.screen.rows, reflow: reflowsOnResize)
+            state.checker?.rebase(on: state.screen)
         }
     }
 

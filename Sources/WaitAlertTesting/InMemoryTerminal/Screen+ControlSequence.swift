@@ -19,6 +19,7 @@ extension InMemoryTerminal.Screen {
         let count = sequence.parameters.count
         switch sequence.final {
         case UInt8(ascii: "A") where count <= 1:
+            if sequence.count(at: 0) > cursorRow { trace.clampedUp(from: cursorRow, by: sequence.count(at: 0)) }
             moveCursor(row: cursorRow - sequence.count(at: 0), column: cursorColumn)
         case UInt8(ascii: "B") where count <= 1:
             moveCursor(row: cursorRow + sequence.count(at: 0), column: cursorColumn)
@@ -77,11 +78,20 @@ extension InMemoryTerminal.Screen {
 
     /// Blanks `range` of `row`; a line erased to its end no longer continues on the next one.
     private mutating func erase(row: Int, columns range: Range<Int>) {
-        for column in range {
-            put(.blank, row: row, column: column)
+        guard !range.isEmpty else { return }
+        trace.touch(row: scrollback.count + row)
+        if range.count == columns {
+            grid[row] = InMemoryTerminal.Line(columns: columns)
+            return
+        }
+        // Blanking the two ends blanks the other half of any wide character the range cuts.
+        put(.blank, row: row, column: range.lowerBound)
+        put(.blank, row: row, column: range.upperBound - 1)
+        for column in range.dropFirst().dropLast() {
+            grid[row].cells[column] = .blank
         }
         if range.upperBound == columns {
-            grid[row].isWrapped = false
+            grid[row].wrapColumn = nil
         }
     }
 

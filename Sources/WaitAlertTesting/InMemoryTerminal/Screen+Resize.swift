@@ -6,6 +6,7 @@ extension InMemoryTerminal.Screen {
     /// - Parameter reflow: Whether lines are re-wrapped (tmux, VTE) instead of cut (xterm).
     mutating func resize(columns newColumns: Int, rows newRows: Int, reflow: Bool) {
         lastCluster = nil
+        isAtMargin = false
         if reflow {
             rewrap(to: newColumns)
         } else {
@@ -45,6 +46,11 @@ extension InMemoryTerminal.Screen {
         var newWrapPending = false
         var start = 0
         while start < grid.count {
+            if !grid[start].isWrapped, start != cursorRow, grid[start].isBlank {
+                newGrid.append(InMemoryTerminal.Line(columns: newColumns))
+                start += 1
+                continue
+            }
             var end = start
             while grid[end].isWrapped, end + 1 < grid.count {
                 end += 1
@@ -108,7 +114,7 @@ extension InMemoryTerminal.Screen {
                 break
             }
             if column + cell.width > columns {
-                lines[lines.count - 1].isWrapped = true
+                lines[lines.count - 1].wrapColumn = column
                 lines.append(InMemoryTerminal.Line(columns: columns))
                 column = 0
             }
@@ -134,7 +140,7 @@ extension InMemoryTerminal.Screen {
             grid.removeLast()
         }
         while grid.count > rows, cursorRow > 0 {
-            scrollback.append(grid.removeFirst().text)
+            pushTopLineToScrollback()
             cursorRow -= 1
         }
         while grid.count > rows {

@@ -6,6 +6,11 @@ extension InMemoryTerminal.Screen {
     /// Shows a scalar: it extends the last placed cluster when they form one grapheme cluster, joins the
     /// character before the cursor when it has no width, and is placed at the cursor otherwise.
     mutating func printScalar(_ scalar: Unicode.Scalar) {
+        if scalar.value >= 0x20, scalar.value < 0x7F, lastCluster?.text.unicodeScalars.last?.isASCII ?? true {
+            // Printable ASCII after ASCII (or nothing to extend) starts a cluster of width 1.
+            place(String(scalar), width: 1)
+            return
+        }
         if let last = lastCluster {
             let extended = last.text + String(scalar)
             if extended.count == 1 {
@@ -26,12 +31,15 @@ extension InMemoryTerminal.Screen {
     private mutating func place(_ text: String, width: Int) {
         if isWrapPending {
             isWrapPending = false
-            if autowraps { wrapLine() }
+            if autowraps { wrapLine(at: columns) }
         }
         let width = min(width, columns)
+        if !autowraps, isAtMargin || cursorColumn + width > columns {
+            trace.overflowed(row: scrollback.count + cursorRow)
+        }
         if cursorColumn + width > columns {
             if autowraps {
-                wrapLine()
+                wrapLine(at: cursorColumn)
             } else {
                 cursorColumn = columns - width
             }
@@ -42,7 +50,8 @@ extension InMemoryTerminal.Screen {
         }
         lastCluster = PlacedCluster(row: cursorRow, column: cursorColumn, text: text)
         cursorColumn += width
-        if cursorColumn >= columns {
+        isAtMargin = cursorColumn >= columns
+        if isAtMargin {
             cursorColumn = columns - 1
             isWrapPending = autowraps
         }
@@ -52,6 +61,7 @@ extension InMemoryTerminal.Screen {
     private mutating func extend(_ cluster: PlacedCluster, to text: String) {
         let width = min(max(DisplayWidth.of(Character(text)), 1), columns)
         if grid[cluster.row].cells[cluster.column].width == width {
+            trace.touch(row: scrollback.count + cluster.row)
             grid[cluster.row].cells[cluster.column] = .character(text, width: width)
             lastCluster?.text = text
         } else {
@@ -59,6 +69,7 @@ extension InMemoryTerminal.Screen {
             cursorRow = cluster.row
             cursorColumn = cluster.column
             isWrapPending = false
+            isAtMargin = false
             place(text, width: width)
         }
     }
@@ -77,6 +88,7 @@ extension InMemoryTerminal.Screen {
         if grid[cursorRow].cells[column] == .continuation, column > 0 {
             column -= 1
         }
+        trace.touch(row: scrollback.count + cursorRow)
         switch grid[cursorRow].cells[column] {
         case .character(let existing, let width):
             grid[cursorRow].cells[column] = .character(existing + text, width: width)
@@ -89,6 +101,7 @@ extension InMemoryTerminal.Screen {
 
     /// Stores `cell`, blanking the other half of a wide character it overwrites.
     mutating func put(_ cell: InMemoryTerminal.Cell, row: Int, column: Int) {
+        trace.touch(row: scrollback.count + row)
         switch grid[row].cells[column] {
         case .character(_, width: 2) where column + 1 < columns && grid[row].cells[column + 1] == .continuation:
             grid[row].cells[column + 1] = .blank

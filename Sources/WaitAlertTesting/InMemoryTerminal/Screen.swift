@@ -23,6 +23,9 @@ extension InMemoryTerminal {
         var rows: Int
         var grid: [Line]
         var scrollback: [String] = []
+        /// For each line of `scrollback`, its part of a logical line when autowrap continued it on the next
+        /// one (see `Line.continuedText`), `nil` otherwise.
+        var scrollbackContinuations: [String?] = []
 
         var cursorRow = 0
         var cursorColumn = 0
@@ -37,6 +40,12 @@ extension InMemoryTerminal {
 
         var bellCount = 0
         private(set) var unknownSequences: [String] = []
+
+        /// What the current write did that the invariant checks look at.
+        var trace = FrameTrace()
+        /// Whether the last cluster placed ended at the right margin and the cursor has not moved since: with
+        /// autowrap off, the next one overwrites the last column.
+        var isAtMargin = false
 
         /// The cluster that a following scalar may extend; `nil` once anything else came after it (a control, an
         /// escape sequence, a zero-width cluster joined to a cell, a resize).
@@ -91,6 +100,7 @@ extension InMemoryTerminal {
 
         /// Runs a control character; one that is not supported is recorded in `unknownSequences`.
         private mutating func execute(_ control: UInt8) {
+            if control != 0x07 { isAtMargin = false }
             switch control {
             case 0x07:
                 bellCount += 1
@@ -125,6 +135,7 @@ extension InMemoryTerminal {
         // MARK: Cursor
 
         mutating func moveCursor(row: Int, column: Int) {
+            isAtMargin = false
             cursorRow = min(max(row, 0), rows - 1)
             cursorColumn = min(max(column, 0), columns - 1)
             isWrapPending = false
@@ -154,16 +165,24 @@ extension InMemoryTerminal {
         /// Moves the cursor down one line, scrolling when it is on the bottom line.
         private mutating func lineFeed() {
             if cursorRow == rows - 1 {
-                scrollback.append(grid.removeFirst().text)
+                pushTopLineToScrollback()
                 grid.append(Line(columns: columns))
             } else {
                 cursorRow += 1
             }
         }
 
-        /// Continues the current line at the start of the next one.
-        mutating func wrapLine() {
-            grid[cursorRow].isWrapped = true
+        /// Moves the top line of the screen into the scrollback.
+        mutating func pushTopLineToScrollback() {
+            let line = grid.removeFirst()
+            scrollback.append(line.text)
+            scrollbackContinuations.append(line.isWrapped ? line.continuedText : nil)
+        }
+
+        /// Continues the current line at the start of the next one; `column` is where its text ends.
+        mutating func wrapLine(at column: Int) {
+            trace.touch(row: scrollback.count + cursorRow)
+            grid[cursorRow].wrapColumn = column
             cursorColumn = 0
             lineFeed()
         }

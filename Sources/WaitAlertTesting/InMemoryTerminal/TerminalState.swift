@@ -11,6 +11,8 @@ extension InMemoryTerminal {
         var bytesWritten = 0
         var writeCount = 0
         var output: [UInt8] = []
+        /// The invariant checks, once turned on.
+        var checker: InvariantChecker?
 
         init(columns: Int, rows: Int) {
             screen = Screen(columns: columns, rows: rows)
