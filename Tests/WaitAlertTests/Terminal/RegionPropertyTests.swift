@@ -338,13 +338,13 @@ struct RegionPropertyTests {
         let clock = bed.clock
         try await clock.sleep(for: group.start)
         try await withWaitAlert(group.title, timeout: group.timeout, presenter: bed.presenter) { top in
-            if !group.planned.isEmpty { top.plan(group.planned) }
+            if !group.planned.isEmpty { await top.plan(group.planned) }
             for action in group.steps {
                 switch action {
                 case .run(let plan):
                     try await top.step(plan.title, retention: plan.retention) { try await perform(plan, $0, clock) }
                 case .skip(let title, let reason):
-                    top.skipStep(title, reason: reason)
+                    await top.skipStep(title, reason: reason)
                 }
             }
             switch group.mode {
