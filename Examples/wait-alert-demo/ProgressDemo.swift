@@ -48,18 +48,7 @@ enum ProgressDemo {
     /// Runs the downloads, then exits: 0 when every file arrived, 1 when one failed, 130 when
     /// Ctrl-C cancelled them.
     @MainActor static func runAndExit(_ arguments: [String]) async -> Never {
-        guard let options = parse(arguments) else {
-            print("usage: \(usage)")
-            exit(arguments.contains("--help") ? 0 : 2)
-        }
-        do {
-            try await download(options)
-            exit(0)
-        } catch is CancellationError {
-            exit(130)
-        } catch {
-            exit(1)
-        }
+        await runModeAndExit(arguments, usage: usage, parse: parse, run: download)
     }
 
     /// When the mirror has been resolved and the downloads begin.

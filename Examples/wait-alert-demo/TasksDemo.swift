@@ -52,18 +52,7 @@ enum TasksDemo {
     /// Runs the build, then exits: 0 when it succeeded, 1 when a target failed, 130 when Ctrl-C
     /// cancelled it.
     @MainActor static func runAndExit(_ arguments: [String]) async -> Never {
-        guard let options = parse(arguments) else {
-            print("usage: \(usage)")
-            exit(arguments.contains("--help") ? 0 : 2)
-        }
-        do {
-            try await build(options)
-            exit(0)
-        } catch is CancellationError {
-            exit(130)
-        } catch {
-            exit(1)
-        }
+        await runModeAndExit(arguments, usage: usage, parse: parse, run: build)
     }
 
     /// The planned steps of the build, in order.

@@ -31,6 +31,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
     private var rows: [WaitAlertID: Row] = [:]
     /// The steps each alert has planned and not started, shown as pending rows under it.
     private var planned: [WaitAlertID: [String]] = [:]
+    /// The top-level alerts that have a row.
+    private var topLevel: Set<WaitAlertID> = []
     /// The parent of every child task seen, until it is forgotten.
     private var parents: [WaitAlertID: WaitAlertID] = [:]
     /// When each alert began.
@@ -93,6 +95,11 @@ final class InteractiveOverlay: WaitAlertRenderer {
         var finishedTotal = 0
         /// Their unit, when they share one.
         var finishedUnit: WaitAlertProgressUnit?
+        /// The progress of the running child tasks that reported a total, kept as rows change so a
+        /// frame never walks every row: units done, totals, and how many rows count in each unit.
+        var liveUnits = 0
+        var liveTotal = 0
+        var liveUnitRows: [WaitAlertProgressUnit: Int] = [:]
     }
     private var context: WaitAlertRendererContext?
     private var guarding = false
@@ -189,6 +196,11 @@ final class InteractiveOverlay: WaitAlertRenderer {
 
     private func setRow(_ alert: WaitAlertID, _ row: Row) {
         let old = rows[alert]
+        if old?.progress != row.progress {
+            account(old, of: alert, -1)
+            account(row, of: alert, +1)
+        }
+        if row.parent == nil { topLevel.insert(alert) }
         if let old, old.state == row.state, old.parent == row.parent {
             rows[alert]?.line = row.line
             rows[alert]?.progress = row.progress
@@ -207,11 +219,27 @@ final class InteractiveOverlay: WaitAlertRenderer {
 
     private func removeRow(_ alert: WaitAlertID) {
         guard let old = rows.removeValue(forKey: alert) else { return }
+        account(old, of: alert, -1)
+        topLevel.remove(alert)
         if isLeftOut(alert), layout?.hidden != nil {
             count(old.state, -1)
         } else {
             layout = nil
         }
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) the progress of a running child task's row in its
+    /// group's sum; a finished child task counts in the group's finished units instead.
+    private func account(_ row: Row?, of alert: WaitAlertID, _ sign: Int) {
+        guard let row, let parent = row.parent, let progress = row.progress, let total = progress.total,
+            !finishedChildren.contains(alert)
+        else { return }
+        var group = groups[parent] ?? Group()
+        group.liveUnits += sign * min(progress.completed, total)
+        group.liveTotal += sign * total
+        let rowsInUnit = group.liveUnitRows[progress.unit, default: 0] + sign
+        group.liveUnitRows[progress.unit] = rowsInUnit > 0 ? rowsInUnit : nil
+        groups[parent] = group
     }
 
     /// Whether the current layout leaves `alert`'s row out.
@@ -240,7 +268,9 @@ final class InteractiveOverlay: WaitAlertRenderer {
         {
             groups[parent, default: Group()].started += 1
         }
-        if let parent = snapshot.parent, let outcome = snapshot.outcome, finishedChildren.insert(alert).inserted {
+        if let parent = snapshot.parent, let outcome = snapshot.outcome, !finishedChildren.contains(alert) {
+            account(rows[alert], of: alert, -1)  // from now on in the finished units
+            finishedChildren.insert(alert)
             groups[parent, default: Group()].finished += 1
             if case .failure = outcome { groups[parent, default: Group()].failed += 1 }
             if let progress = snapshot.progress, let total = progress.total {
@@ -449,9 +479,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     private func taskbarUpdate() -> [UInt8] {
         guard showsTaskbar else { return [] }
         var desired = TaskbarProgress.State.cleared
-        if let (id, row) = rows.filter({ $0.value.parent == nil && $0.value.state == .running }).min(by: {
-            $0.key < $1.key
-        }) {
+        if let id = topLevel.filter({ rows[$0]?.state == .running }).min(), let row = rows[id] {
             let fraction = (row.progress ?? groupProgress(of: id)?.progress)?.fraction
             let percent = fraction.map { Int(($0 * 100).rounded(.down)) }
             if (groups[id]?.failed ?? 0) > 0 {
@@ -515,15 +543,10 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// whole, the running ones as far as they have gone.
     private func groupProgress(of alert: WaitAlertID) -> (progress: WaitAlertProgress, counts: Bool)? {
         guard let group = groups[alert] else { return nil }
-        var completed = group.finishedUnits
-        var total = group.finishedTotal
-        var units: Set<WaitAlertProgressUnit> = group.finishedUnit.map { [$0] } ?? []
-        for (id, row) in rows where row.parent == alert && !finishedChildren.contains(id) {
-            guard let progress = row.progress, let rowTotal = progress.total else { continue }
-            completed += min(progress.completed, rowTotal)
-            total += rowTotal
-            units.insert(progress.unit)
-        }
+        let completed = group.finishedUnits + group.liveUnits
+        let total = group.finishedTotal + group.liveTotal
+        var units = Set(group.liveUnitRows.keys)
+        if let unit = group.finishedUnit { units.insert(unit) }
         guard total > 0 else { return nil }
         // Counted in the parts' unit when they share one; otherwise only as a fraction.
         return (WaitAlertProgress(completed: completed, total: total, unit: units.first ?? .count), units.count == 1)
