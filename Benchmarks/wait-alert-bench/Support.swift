@@ -234,6 +234,70 @@ final class CountingTerminal: WaitAlertTerminal {
     var written: (bytes: Int, writes: Int) { counts.withLock { ($0.bytes, $0.writes) } }
 }
 
+/// An interactive 80×24 terminal that keeps the bytes written and when each write came: the
+/// overlay's own cost, without a terminal emulator's.
+final class TimedTerminal: WaitAlertTerminal {
+    private struct State {
+        var bytes: [UInt8] = []
+        /// Where the bytes counted since the last reset begin.
+        var mark = 0
+        var instants: [ContinuousClock.Instant] = []
+    }
+    private let state = Mutex(State())
+
+    var columns: Int? { 80 }
+    var rows: Int? { 24 }
+    var isInteractive: Bool { true }
+
+    func write(_ newBytes: [UInt8]) -> Bool {
+        let now = ContinuousClock.now
+        state.withLock {
+            $0.bytes += newBytes
+            $0.instants.append(now)
+        }
+        return true
+    }
+
+    /// Everything written so far.
+    var output: [UInt8] { state.withLock { $0.bytes } }
+
+    /// What was written since the last reset: bytes, writes, and when each came.
+    var written: (bytes: Int, writes: Int, instants: [ContinuousClock.Instant]) {
+        state.withLock { ($0.bytes.count - $0.mark, $0.instants.count, $0.instants) }
+    }
+
+    /// Counts from now on (the bytes stay, for the screen).
+    func reset() {
+        state.withLock { state in
+            state.mark = state.bytes.count
+            state.instants = []
+        }
+    }
+}
+
+/// The least any spinner can do: a dispatch timer that writes `\r` and the next glyph every
+/// 80 ms. The baseline of idle spinning.
+final class BareSpinner {
+    private let timer: any DispatchSourceTimer
+
+    init(terminal: TimedTerminal) {
+        let frames = Spinner.brailleDots.frames.map { Array(("\r" + $0).utf8) }
+        let index = Mutex(0)
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "BareSpinner"))
+        timer.schedule(deadline: .now(), repeating: .milliseconds(80), leeway: .milliseconds(1))
+        timer.setEventHandler {
+            let frame = index.withLock { index in
+                defer { index = (index + 1) % frames.count }
+                return frames[index]
+            }
+            _ = terminal.write(frame)
+        }
+        timer.resume()
+    }
+
+    func stop() { timer.cancel() }
+}
+
 /// Counts the snapshots each alert is drawn with. It draws no frames itself, so it leaves the
 /// presenter's choice of which alerts to animate to the overlay.
 @MainActor

@@ -1,3 +1,4 @@
+import Dispatch
 public import Testing
 public import WaitAlert
 
@@ -108,7 +109,7 @@ public final class WaitAlertTestBed {
             let before = activity
             await presenter.settle()
             await timerAsleep()
-            await Task.yield()  // whatever is queued on the main queue before this runs now
+            await behindQueuedJobs()
             quietRounds = activity == before ? quietRounds + 1 : 0
             if quietRounds == 2 { return }
         }
@@ -122,6 +123,15 @@ public final class WaitAlertTestBed {
     }
 
     private static let settleRounds = 10_000
+
+    /// Returns once every job queued on the main queue before the call has run. The work's jobs
+    /// are queued there by `DispatchQueue.main.async` (``MainQueueExecutor``), and a job queued
+    /// the same way runs after them; the main actor's own queue is not ordered with them
+    /// (`Task.yield()` may come back before the work's jobs run), which would let a step end
+    /// while work just started has not run yet.
+    private func behindQueuedJobs() async {
+        await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+    }
 
     /// What changes when anything happens: a job run, a sleep or wake-up on the clock, a snapshot
     /// or log line, work ended.

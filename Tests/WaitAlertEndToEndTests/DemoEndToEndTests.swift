@@ -26,8 +26,8 @@
 
                 #expect(try await demo.waitForExit() == .exited(0))
                 let lines = demo.screen.lines
-                let done = lines.firstIndex { $0.hasPrefix("✔ Done (4.") && $0.hasSuffix("s)") }
-                #expect(done != nil, "a line ✔ Done (4.…s)\n\(demo.report)")
+                let done = lines.firstIndex { $0.hasPrefix("✔ Done (") && $0.hasSuffix("s)") }
+                #expect(done != nil, "a line ✔ Done (…s)\n\(demo.report)")
                 #expect(spinnerLines(demo.screen).isEmpty, "no spinner glyph left\n\(demo.report)")
                 #expect(lines.filter { !$0.isEmpty }.count == 1, "only the final line stays\n\(demo.report)")
                 if let done {
@@ -102,13 +102,13 @@
             func theLastStatementsEndingIsPrinted(option: String) async throws {
                 let demo = try DemoProcess([option])
                 #expect(try await demo.waitForExit() == .exited(0))
-                #expect(demo.screen.lines.contains { $0.hasPrefix("✔ Synced (1.") }, "\(demo.report)")
+                #expect(demo.screen.lines.contains { $0.hasPrefix("✔ Synced (") }, "\(demo.report)")
                 #expect(spinnerLines(demo.screen).isEmpty, "\(demo.report)")
                 #expect(demo.screen.isCursorVisible)
                 #expect(demo.modesAtExit == demo.modesBefore)
                 let piped = try DemoProcess([option], connection: .pipe)
                 #expect(try await piped.waitForExit() == .exited(0))
-                #expect(piped.text.split(separator: "\n").contains { $0.hasPrefix("✔ Synced (1.") }, "\(piped.text)")
+                #expect(piped.text.split(separator: "\n").contains { $0.hasPrefix("✔ Synced (") }, "\(piped.text)")
             }
 
             /// Two Ctrl-C in one keystroke burst: the demo ends with 130 at once, whichever path wins (the
@@ -235,7 +235,7 @@
                 let lines = demo.text.split(separator: "\n", omittingEmptySubsequences: false)
                 let texts = SeedTimeline.texts.dropLast().map { Substring($0) }
                 #expect(Array(lines.prefix(4)) == texts, "\(lines)")
-                #expect(lines.count == 6 && lines[4].hasPrefix("✔ Done (4.") && lines[5].isEmpty, "\(lines)")
+                #expect(lines.count == 6 && lines[4].hasPrefix("✔ Done (") && lines[5].isEmpty, "\(lines)")
             }
 
             /// A pty with `TERM=dumb`: plain lines too.

@@ -33,6 +33,9 @@ final class AlertScheduler {
         }
     }
     private var generation: UInt64 = 0
+    /// Where a timer sleeping in a task runs; `nil` for the global concurrent executor. A test bed
+    /// passes the executor its work runs on, so the clock wakes the timer and the work in order.
+    var executor: (any TaskExecutor)?
 
     /// Makes a scheduler that calls `wake` with the alerts whose deadline has come, together.
     init(clock: AlertClock, wake: @escaping ([WaitAlertID]) -> Void) {
@@ -100,8 +103,8 @@ final class AlertScheduler {
             timer = Timer(deadline: wakeAt, work: .dispatch(item))
             return
         }
-        // Detached so it starts sleeping without first queueing on the main actor.
-        let task = Task.detached { [weak self] in
+        // Not on the main actor, so it starts sleeping without first queueing there.
+        let task = Task.detached(executorPreference: executor) { [weak self] in
             do {
                 try await clock.sleep(wakeAt)
             } catch {

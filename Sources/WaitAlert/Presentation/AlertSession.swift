@@ -15,6 +15,9 @@ final class AlertSession {
     /// Whether every renderer that draws frames left the alert out (a row a terminal region has
     /// no line for): it then wakes only for changes of phase, and picks up its latest text then.
     var isHidden = false
+    /// Whether a spinner frame alone is a change (some renderer that draws frames does not turn
+    /// them itself): otherwise a visible alert wakes only for changes of text, phase and progress.
+    let wakesForSpinner: Bool
     /// The presenter, held only so that it lives as long as its alerts (it releases them once gone).
     private let owner: AnyObject
     nonisolated let clock: AlertClock
@@ -39,7 +42,8 @@ final class AlertSession {
 
     init(
         text: String, timing: WaitAlertTiming, kind: WaitAlertKind, clock: AlertClock, wantsFrames: Bool,
-        workExecutor: (any TaskExecutor)?, mailbox: ReportMailbox, owner: AnyObject, parent: AlertSession? = nil,
+        wakesForSpinner: Bool = true, workExecutor: (any TaskExecutor)?, mailbox: ReportMailbox, owner: AnyObject,
+        parent: AlertSession? = nil,
         retention: WaitAlertRowRetention = .record
     ) {
         self.mailbox = mailbox
@@ -48,6 +52,7 @@ final class AlertSession {
         self.depth = parent.map { $0.depth + 1 } ?? 0
         self.clock = clock
         self.wantsFrames = wantsFrames
+        self.wakesForSpinner = wakesForSpinner
         self.workExecutor = workExecutor
         self.owner = owner
         self.timeline = WaitAlertTimeline(text: text, timing: timing, kind: kind, at: clock.now())
@@ -131,7 +136,7 @@ final class AlertSession {
             }
         }
         let previous = model.snapshot
-        if step.current != previous, wantsFrames || !step.current.differsOnlyInSpinnerFrame(from: previous) {
+        if step.current != previous, wantsSpinnerFrames || !step.current.differsOnlyInSpinnerFrame(from: previous) {
             step.snapshot = step.current
         }
         if step.completion != nil {
@@ -149,6 +154,9 @@ final class AlertSession {
         cancelWork?()
     }
 
+    /// Whether each spinner frame wakes the alert.
+    private var wantsSpinnerFrames: Bool { wantsFrames && wakesForSpinner }
+
     /// When the session next needs to run: its timeline's deadline, the instant a text waiting in
     /// the mailbox may show, the next animation frame.
     func nextDeadline(after now: Duration) -> Duration? {
@@ -156,10 +164,16 @@ final class AlertSession {
         mailbox.arm(slot.map { $0 <= now } ?? false)
         var deadlines = [timeline.nextDeadline]
         if let slot, slot > now { deadlines.append(slot) }
-        if wantsFrames { deadlines.append(timeline.nextFrame(after: now)) }
-        if !wantsFrames, !isHidden, timeline.progress != nil, timeline.phase.isOnScreen, timeline.outcome == nil {
-            // Nothing animates this alert: its progress is taken once a second.
-            deadlines.append(now + .seconds(1))
+        if wantsFrames, wakesForSpinner || timeline.phase != .visible {
+            deadlines.append(timeline.nextFrame(after: now))  // with spinners turned elsewhere, fades only
+        }
+        if !wantsSpinnerFrames, !isHidden, timeline.progress != nil, timeline.phase.isOnScreen, timeline.outcome == nil
+        {
+            // Nothing animates this alert: its progress is taken on each whole second of the clock
+            // (every such alert at once), and when it stalls.
+            let second = Duration.seconds(1).attoseconds
+            deadlines.append(Duration(attoseconds: (now.attoseconds / second + 1) * second))
+            if let stall = timeline.progressStallsAt, stall > now { deadlines.append(stall) }
         }
         return deadlines.compactMap { $0 }.min()
     }

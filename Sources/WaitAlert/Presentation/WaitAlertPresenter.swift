@@ -29,10 +29,17 @@ public final class WaitAlertPresenter {
     /// Whether some renderer draws spinner frames (a presenter with none is observed by a UI,
     /// which animates from its snapshots).
     @ObservationIgnored let wantsFrames: Bool
+    /// Whether some renderer that draws frames needs the main actor woken for each spinner frame
+    /// (it does not turn them itself).
+    @ObservationIgnored private var wakesForSpinner = true
     /// Where the work of `withWaitAlert` runs when it is not isolated to an actor; `nil` for the
     /// global concurrent executor. A test bed sets its own, which serves jobs on the main queue,
     /// so work and alerts advance one step at a time under a manual clock.
-    @ObservationIgnored package var workExecutor: (any TaskExecutor)?
+    /// The presenter's timer waits there too, so a deadline that wakes work and alerts together
+    /// wakes them in the same order in every run.
+    @ObservationIgnored package var workExecutor: (any TaskExecutor)? {
+        didSet { scheduler.executor = workExecutor }
+    }
     @ObservationIgnored private var sessions: [WaitAlertID: AlertSession] = [:]
     /// The sessions whose step is being carried out (a renderer reporting to the alert it draws
     /// waits for the next step).
@@ -76,9 +83,12 @@ public final class WaitAlertPresenter {
                     cancelAllWork: { [weak self] in self?.cancelAll() ?? false },
                     setDrawsFrames: { [weak self] alert, draws in
                         self?.setDrawsFrames(draws, of: alert, renderer: index)
-                    }
+                    },
+                    systemClockNow: self.clock.isSystemClock ? self.clock.now : nil
                 ))
         }
+        self.wakesForSpinner =
+            renderers.isEmpty || renderers.contains { $0.wantsFrames && !$0.drawsSpinnerFramesItself }
         PendingWakes.installExitFlush()
     }
 
@@ -93,7 +103,8 @@ public final class WaitAlertPresenter {
     ) -> AlertSession {
         let session = AlertSession(
             text: text, timing: timing ?? parent?.timeline.timing ?? self.timing, kind: kind, clock: clock,
-            wantsFrames: wantsFrames, workExecutor: workExecutor, mailbox: mailbox, owner: self, parent: parent,
+            wantsFrames: wantsFrames, wakesForSpinner: wakesForSpinner, workExecutor: workExecutor, mailbox: mailbox,
+            owner: self, parent: parent,
             retention: retention)
         if let parent, parent.plannedSteps.contains(text) { session.claimedStep = text }
         mailbox.connect(

@@ -21,9 +21,9 @@ enum ProgressText {
         progress.fraction.map { "\(Int(($0 * 100).rounded(.down)))%" }
     }
 
-    /// `3.4 MB/s`, `12 files/s`, `2.5/s`; `nil` until the rate is known.
+    /// `3.4 MB/s`, `12 files/s`, `2.5/s`; `nil` until the rate is known, and once all is done.
     static func rate(_ progress: WaitAlertProgress) -> String? {
-        guard let rate = progress.rate, rate.isFinite, rate > 0 else { return nil }
+        guard let rate = progress.rate, rate.isFinite, rate > 0, !isComplete(progress) else { return nil }
         switch progress.unit {
         case .bytes, .binaryBytes:
             return bytes(Int(min(rate, 1e18)), unit: progress.unit) + "/s"
@@ -36,11 +36,18 @@ enum ProgressText {
 
     /// `12s`, `~3m`, `>1h`, `stalled`; `nil` while unknown.
     static func remaining(_ progress: WaitAlertProgress) -> String? {
+        guard !isComplete(progress) else { return nil }
         switch progress.remaining {
         case .unknown: return nil
         case .stalled: return "stalled"
         case .about(let left): return remaining(left)
         }
+    }
+
+    /// Whether every unit of a known total is done: nothing is left to estimate.
+    private static func isComplete(_ progress: WaitAlertProgress) -> Bool {
+        guard let total = progress.total, total > 0 else { return false }
+        return progress.completed >= total
     }
 
     /// Coarse on purpose, so it does not flicker: whole seconds below a minute, `~` whole minutes

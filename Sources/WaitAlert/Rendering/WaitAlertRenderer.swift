@@ -27,6 +27,13 @@ public protocol WaitAlertRenderer: AnyObject {
     /// moment to draw what they changed, in one write.
     func flush(at instant: Duration)
 
+    /// Whether the renderer turns the spinner frames of the alerts it shows by itself, off the
+    /// main actor (a frame is a function of time: ``WaitAlertSnapshot/spinner`` and the
+    /// presenter's clock). Read once the renderer is attached. When every renderer that draws
+    /// frames does, a visible alert wakes the main actor only for changes of text, phase and
+    /// progress, and for the redraws renderers ask for (``redrawDeadline(for:)``).
+    var drawsSpinnerFramesItself: Bool { get }
+
     /// Called once when a presenter starts using the renderer, with what the renderer may ask of
     /// it.
     func didAttach(to context: WaitAlertRendererContext)
@@ -45,13 +52,20 @@ public struct WaitAlertRendererContext: Sendable {
     /// what runs.
     public var setDrawsFrames: @MainActor @Sendable (_ alert: WaitAlertID, _ draws: Bool) -> Void
 
+    /// The presenter's clock (the time since its origin, as in ``WaitAlertRenderer/render(_:of:at:)``)
+    /// when it is the system's monotonic clock, readable from any thread; `nil` under another
+    /// clock (a test's manual clock), where frames come only through `render`.
+    public var systemClockNow: (@Sendable () -> Duration)?
+
     /// Makes a context.
     public init(
         cancelAllWork: @escaping @MainActor @Sendable () -> Bool,
-        setDrawsFrames: @escaping @MainActor @Sendable (_ alert: WaitAlertID, _ draws: Bool) -> Void = { _, _ in }
+        setDrawsFrames: @escaping @MainActor @Sendable (_ alert: WaitAlertID, _ draws: Bool) -> Void = { _, _ in },
+        systemClockNow: (@Sendable () -> Duration)? = nil
     ) {
         self.cancelAllWork = cancelAllWork
         self.setDrawsFrames = setDrawsFrames
+        self.systemClockNow = systemClockNow
     }
 }
 
@@ -59,4 +73,5 @@ extension WaitAlertRenderer {
     public func didAttach(to context: WaitAlertRendererContext) {}
     public func redrawDeadline(for alert: WaitAlertID) -> Duration? { nil }
     public func flush(at instant: Duration) {}
+    public var drawsSpinnerFramesItself: Bool { false }
 }

@@ -65,6 +65,11 @@ final class InteractiveOverlay: WaitAlertRenderer {
     private var unanimated: Set<WaitAlertID> = []
     /// The instant of the latest batch, for decorations.
     private var lastInstant = Duration.zero
+    /// Turns the spinners between draws when the presenter runs on the system clock; `nil` when
+    /// every frame comes through `render` (a test's manual clock).
+    private var ticker: SpinnerTicker?
+    /// Whether a draw holds the ticker (which then hands over an empty plan if the draw stops).
+    private var drawingWithTicker = false
 
     /// An alert's row in the region.
     private struct Row {
@@ -73,6 +78,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
         var state: State
         /// How far its work has gone, when it says so.
         var progress: WaitAlertProgress?
+        /// Its spinner, while one turns (the slot's line is set when drawn).
+        var spinner: SpinnerTicker.Slot?
     }
 
     /// An ended child task whose record line waits its turn.
@@ -132,6 +139,32 @@ final class InteractiveOverlay: WaitAlertRenderer {
 
     func didAttach(to context: WaitAlertRendererContext) {
         self.context = context
+        if let now = context.systemClockNow {
+            let terminal = terminal
+            let isStandardError = isStandardError
+            ticker = SpinnerTicker(now: now) { bytes in
+                if isStandardError {
+                    TerminalGuard.writeIfDrawn(bytes, to: terminal)
+                } else {
+                    _ = terminal.write(bytes)
+                }
+            }
+        }
+    }
+
+    var drawsSpinnerFramesItself: Bool { ticker != nil }
+
+    /// The ticker, for tests that turn a frame at an instant of their choosing.
+    var spinnerTicker: SpinnerTicker? { ticker }
+
+    /// With spinners turned off the main actor, the elapsed times still count: a running row that
+    /// shows one (a child task's, a group's header) is drawn again on the next whole second of
+    /// the clock, all of them at once.
+    func redrawDeadline(for alert: WaitAlertID) -> Duration? {
+        guard ticker != nil, let row = rows[alert], row.state == .running, row.parent != nil || groups[alert] != nil
+        else { return nil }
+        let second = Duration.seconds(1).attoseconds
+        return Duration(attoseconds: (lastInstant.attoseconds / second + 1) * second)
     }
 
     // MARK: - Gathering
@@ -162,7 +195,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
                     alert,
                     Row(
                         line: line(for: snapshot), parent: snapshot.parent, state: .running,
-                        progress: snapshot.phase < .lingering ? snapshot.progress : nil))
+                        progress: snapshot.phase < .lingering ? snapshot.progress : nil,
+                        spinner: spinnerSlot(of: snapshot, at: instant)))
             case .gone: removeRow(alert)
             }
         }
@@ -192,6 +226,14 @@ final class InteractiveOverlay: WaitAlertRenderer {
         refreshPlacement()
         drawRegion()
         updateGuard()
+    }
+
+    /// The spinner a visible row turns, for the ticker.
+    private func spinnerSlot(of snapshot: WaitAlertSnapshot, at instant: Duration) -> SpinnerTicker.Slot? {
+        guard ticker != nil, snapshot.phase == .visible, let spinner = snapshot.spinner,
+            let frame = snapshot.spinnerFrame
+        else { return nil }
+        return SpinnerTicker.Slot(line: 0, indent: snapshot.depth, spinner: spinner, frame: frame, at: instant)
     }
 
     private func setRow(_ alert: WaitAlertID, _ row: Row) {
@@ -442,10 +484,36 @@ final class InteractiveOverlay: WaitAlertRenderer {
         if isStandardError, !taskbarBytes.isEmpty, taskbar != .cleared {
             TerminalGuard.taskbarShown.store(true, ordering: .sequentiallyConsistent)
         }
-        write(taskbarBytes + screen.show(desired, printingAbove: printed))
+        if let ticker {
+            ticker.draw { onScreen in
+                drawingWithTicker = true
+                defer { drawingWithTicker = false }
+                screen.adoptGlyphs(onScreen)
+                write(taskbarBytes + screen.show(desired, printingAbove: printed))
+                return tickerPlan(desired)
+            }
+        } else {
+            write(taskbarBytes + screen.show(desired, printingAbove: printed))
+        }
         if isStandardError, !taskbarBytes.isEmpty, taskbar == .cleared {
             TerminalGuard.taskbarShown.store(false, ordering: .sequentiallyConsistent)
         }
+    }
+
+    /// The glyphs the ticker turns until the next draw: the running rows drawn with a spinner
+    /// whose glyph it can rewrite alone.
+    private func tickerPlan(_ drawn: [(key: Key, line: OverlayScreen.Line)]) -> SpinnerTicker.Plan {
+        var plan = SpinnerTicker.Plan()
+        guard !detached, !stopped else { return plan }
+        for (index, entry) in drawn.enumerated() {
+            guard case .alert(let id) = entry.key, var slot = rows[id]?.spinner, let glyph = entry.line.glyph,
+                screen.turnsGlyph(ofLine: index, through: slot.frames)
+            else { continue }
+            slot.line = index
+            slot.indent = entry.line.indent
+            plan.append(slot, showing: glyph)
+        }
+        return plan
     }
 
     /// The layout of the rows within `budget` lines, made again only when rows came, went or
@@ -602,6 +670,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// touched; the lines are kept to be drawn again in the foreground.
     private func detach() {
         detached = true
+        ticker?.stop()
         if !above.isEmpty {
             writePlain(above.map(\.plain))
             above = []
@@ -722,6 +791,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Stops drawing for good after the terminal refused a write.
     private func stop() {
         stopped = true
+        if !drawingWithTicker { ticker?.stop() }
         if guarding {
             guarding = false
             inputBlocked = false

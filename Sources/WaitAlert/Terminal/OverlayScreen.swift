@@ -123,15 +123,39 @@ struct OverlayScreen {
             case let width = DisplayWidth.of(glyph), width == DisplayWidth.of(oldGlyph),
             new.indent * 2 + width + 2 < columns
         {
-            let across = new.indent > 0 ? "\u{1B}[\(new.indent * 2)C" : ""
-            return index == 0
-                ? "\r" + across + glyph  // the cursor stays on the first row
-                : Self.saveCursor + Self.down(index) + "\r" + across + glyph + Self.restoreCursor
+            return Self.glyphRewrite(line: index, indent: new.indent, glyph: glyph)
         }
         let line = "\r" + render(new) + Self.eraseLine
         return Self.autowrapOff
             + (index == 0 ? line + "\r" : Self.saveCursor + Self.down(index) + line + Self.restoreCursor)
             + Self.autowrapOn
+    }
+
+    /// The bytes that write `glyph` over the glyph of line `line`, from and back to the region's
+    /// first row.
+    static func glyphRewrite(line: Int, indent: Int, glyph: String) -> String {
+        let across = indent > 0 ? "\u{1B}[\(indent * 2)C" : ""
+        return line == 0
+            ? "\r" + across + glyph  // the cursor stays on the first row
+            : saveCursor + down(line) + "\r" + across + glyph + restoreCursor
+    }
+
+    /// Whether line `index`'s glyph can be turned through `frames` by glyph-only rewrites: a
+    /// plain line whose glyph has the width of every frame, and room for it.
+    func turnsGlyph(ofLine index: Int, through frames: [String]) -> Bool {
+        guard lines.indices.contains(index), !isErased, !redrawsAll else { return false }
+        let line = lines[index].line
+        guard line.style == .plain, let glyph = line.glyph else { return false }
+        let width = DisplayWidth.of(glyph)
+        return line.indent * 2 + width + 2 < columns && frames.allSatisfy { DisplayWidth.of($0) == width }
+    }
+
+    /// Takes the glyphs something else wrote over the lines since (by line), so the next show
+    /// compares with what is on screen.
+    mutating func adoptGlyphs(_ glyphs: [Int: String]) {
+        for (index, glyph) in glyphs where lines.indices.contains(index) && lines[index].line.glyph != nil {
+            lines[index].line.glyph = glyph
+        }
     }
 
     private func relayout(printing above: [String], wasEmpty: Bool) -> [UInt8] {

@@ -177,6 +177,19 @@ enum TerminalGuard {
         }
     }
 
+    /// Writes `bytes` like ``write(_:to:)``, only while overlay lines are on screen: a spinner
+    /// frame written off the main actor never lands after a stop erased the lines.
+    static func writeIfDrawn(_ bytes: [UInt8], to terminal: any WaitAlertTerminal) {
+        guard !exited.load(ordering: .acquiring) else { return }
+        state.withLock { _ in
+            guard !exited.load(ordering: .relaxed), drawn.load(ordering: .sequentiallyConsistent) else { return }
+            writesInFlight.add(1, ordering: .sequentiallyConsistent)
+            defer { writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            guard !quieted.load(ordering: .sequentiallyConsistent) else { return }
+            _ = terminal.write(bytes)
+        }
+    }
+
     /// Set by a signal handler before it restores the terminal, so no overlay write follows the
     /// restore; cleared by `SIGCONT`.
     static let quieted = Atomic<Bool>(false)

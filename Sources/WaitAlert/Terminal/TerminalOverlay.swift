@@ -97,6 +97,8 @@ public final class TerminalOverlay: WaitAlertRenderer {
 
     public var wantsFrames: Bool { output.wantsFrames }
 
+    public var drawsSpinnerFramesItself: Bool { output.drawsSpinnerFramesItself }
+
     public func redrawDeadline(for alert: WaitAlertID) -> Duration? {
         output.redrawDeadline(for: alert)
     }

@@ -138,6 +138,13 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
         return Estimate(rate: rate, remaining: .about(.seconds(max(left, 0))))
     }
 
+    /// The instant the work counts as stalled if no progress comes before it, once there is a
+    /// rate to say so (`nil` before): a display that is not redrawn on every frame wakes then.
+    public var stallsAt: Duration? {
+        guard let last, reports >= 2, rate != nil else { return nil }
+        return last.instant + max(stallAfter, .seconds(3 * (gap ?? 0)))
+    }
+
     /// `rate` moved towards the rate between two samples, weighted by the time between them.
     private static func blend(_ rate: Double?, from old: Sample, to new: Sample, timeConstant: Duration) -> Double {
         let seconds = Self.seconds(new.instant - old.instant)

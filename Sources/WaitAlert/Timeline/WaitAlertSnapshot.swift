@@ -10,6 +10,9 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     public var spinnerFrame: Int?
     /// The spinner glyph for `spinnerFrame`, or `nil`.
     public var spinnerGlyph: String?
+    /// The spinner `spinnerFrame` belongs to, while one shows: a renderer that turns the frames
+    /// itself (they are a function of time) takes its frames and interval from here.
+    public var spinner: Spinner?
     /// 0 (transparent) … 1 (opaque).
     public var opacity: Double
     /// The pop-in scale: 0.6 → 1.1 → 0.9 → 1.0 while appearing, 1 otherwise.
@@ -59,6 +62,7 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         textSince: Duration = .zero,
         spinnerFrame: Int? = nil,
         spinnerGlyph: String? = nil,
+        spinner: Spinner? = nil,
         opacity: Double = 1,
         scale: Double = 1,
         kind: WaitAlertKind = .waitAlert,
@@ -77,6 +81,7 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         self.textSince = textSince
         self.spinnerFrame = spinnerFrame
         self.spinnerGlyph = spinnerGlyph
+        self.spinner = spinner
         self.opacity = opacity
         self.scale = scale
         self.kind = kind

@@ -12,6 +12,7 @@ extension WaitAlertTimeline {
             textSince: textSince,
             spinnerFrame: frame,
             spinnerGlyph: frame.flatMap { timing.spinner?.frames[$0] },
+            spinner: frame == nil ? nil : timing.spinner,
             opacity: opacity(at: now),
             scale: scale(at: now),
             kind: kind,
@@ -36,6 +37,12 @@ extension WaitAlertTimeline {
             snapshot.remaining = estimate.remaining
         }
         return snapshot
+    }
+
+    /// When the progress would next say `stalled`, while the work runs and reports progress.
+    var progressStallsAt: Duration? {
+        guard progress != nil, outcome == nil else { return nil }
+        return estimator.stallsAt
     }
 
     /// The next instant after `now` at which the picture changes without any event: the next
