@@ -238,4 +238,39 @@ struct InvariantCheckTests {
         terminal.frame("more")
         #expect(!terminal.invariantViolations.isEmpty)
     }
+
+    // MARK: Synchronized updates and the taskbar
+
+    @Test func aFrameLeftOpenIsCaughtAndABalancedOneIsNot() {
+        let terminal = InMemoryTerminal(columns: 20, rows: 5)
+        terminal.checkInvariants(.synchronizedUpdatesBalanced)
+        terminal.frame("\(csi)?2026h" + region(["⠋ one", "⠋ two"], erasing: false) + "\(csi)?2026l")
+        #expect(terminal.broken.isEmpty)
+        terminal.frame("\(csi)?2026h" + region(["⠙ one", "⠙ two"]))
+        #expect(terminal.broken == [.synchronizedUpdatesBalanced])
+        #expect(terminal.invariantViolations.first?.write == 2)
+        terminal.frame("\(csi)?2026l")
+        terminal.markEnd()
+        #expect(terminal.broken == [.synchronizedUpdatesBalanced], "closed before the end")
+    }
+
+    @Test func theTaskbarStateIsReadAndMustBeClearedAtTheEnd() {
+        let terminal = InMemoryTerminal(columns: 20, rows: 5)
+        terminal.checkInvariants(.taskbarClearedAtEnd)
+        #expect(terminal.taskbar == .cleared)
+        terminal.frame("\u{1B}]9;4;3;0\u{1B}\\")
+        #expect(terminal.taskbar == .indeterminate)
+        terminal.frame("\u{1B}]9;4;1;42\u{07}")
+        #expect(terminal.taskbar == .percent(42))
+        terminal.frame("\u{1B}]9;4;2;50\u{1B}\\")
+        #expect(terminal.taskbar == .error(50) && terminal.taskbarUpdates == 3)
+        terminal.markEnd()
+        #expect(terminal.broken == [.taskbarClearedAtEnd])
+
+        let cleared = InMemoryTerminal(columns: 20, rows: 5)
+        cleared.checkInvariants(.taskbarClearedAtEnd)
+        cleared.frame("\u{1B}]9;4;1;10\u{1B}\\\u{1B}]9;4;0;0\u{1B}\\")
+        cleared.markEnd()
+        #expect(cleared.taskbar == .cleared && cleared.broken.isEmpty)
+    }
 }

@@ -51,10 +51,18 @@ extension InMemoryTerminal {
         /// Nothing is written after ``markEnd()``: every accepted write after it is a violation.
         public static let nothingAfterEnd = Invariants(rawValue: 1 << 5)
 
+        /// Synchronized updates are balanced, checked after every write and by ``markEnd()``: no write
+        /// leaves a synchronized update (`CSI ?2026h`) open, so a frame is begun and ended in the same
+        /// write and a terminal never waits for the rest of one.
+        public static let synchronizedUpdatesBalanced = Invariants(rawValue: 1 << 6)
+
+        /// The taskbar progress (`OSC 9;4`) is cleared at the end, checked by ``markEnd()``.
+        public static let taskbarClearedAtEnd = Invariants(rawValue: 1 << 7)
+
         /// Every invariant.
         public static let all: Invariants = [
             .regionFits, .linesFitWidth, .committedLinesStay, .cursorVisibleAtEnd, .regionErasedAtEnd,
-            .nothingAfterEnd,
+            .nothingAfterEnd, .synchronizedUpdatesBalanced, .taskbarClearedAtEnd,
         ]
 
         /// The invariant's name, as in `regionFits`; the names joined with `+` for several.
@@ -63,6 +71,8 @@ extension InMemoryTerminal {
                 (.regionFits, "regionFits"), (.linesFitWidth, "linesFitWidth"),
                 (.committedLinesStay, "committedLinesStay"), (.cursorVisibleAtEnd, "cursorVisibleAtEnd"),
                 (.regionErasedAtEnd, "regionErasedAtEnd"), (.nothingAfterEnd, "nothingAfterEnd"),
+                (.synchronizedUpdatesBalanced, "synchronizedUpdatesBalanced"),
+                (.taskbarClearedAtEnd, "taskbarClearedAtEnd"),
             ]
             return names.filter { contains($0.0) }.map(\.1).joined(separator: "+")
         }

@@ -134,6 +134,45 @@ public final class InMemoryTerminal: WaitAlertTerminal {
         state.withLock { $0.screen.isSynchronizing }
     }
 
+    /// What the terminal's tab or taskbar shows, from the latest `OSC 9;4` (also listed in
+    /// ``unknownSequences``, since it changes nothing on screen).
+    public var taskbar: TaskbarState {
+        state.withLock { $0.screen.taskbar }
+    }
+
+    /// How many `OSC 9;4` sequences were written.
+    public var taskbarUpdates: Int {
+        state.withLock { $0.screen.taskbarUpdates }
+    }
+
+    /// A taskbar progress state, as `OSC 9;4;state;value` sets it.
+    public enum TaskbarState: Sendable, Hashable {
+        case cleared
+        case percent(Int)
+        case error(Int)
+        case indeterminate
+        case paused(Int)
+
+        /// The state an `ESC ] 9;4;state;value` sequence (ended by `ESC \` or BEL) sets, or `nil`
+        /// for any other sequence.
+        init?(sequence bytes: [UInt8]) {
+            var text = String(decoding: bytes, as: UTF8.self)
+            guard text.hasPrefix("\u{1B}]9;4;") else { return nil }
+            text.removeFirst("\u{1B}]9;4;".count)
+            if text.hasSuffix("\u{1B}\\") { text.removeLast(2) } else if text.hasSuffix("\u{07}") { text.removeLast() }
+            let fields = text.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+            let value = fields.count > 1 ? fields[1] ?? 0 : 0
+            switch fields.first ?? nil {
+            case 0: self = .cleared
+            case 1: self = .percent(value)
+            case 2: self = .error(value)
+            case 3: self = .indeterminate
+            case 4: self = .paused(value)
+            default: return nil
+            }
+        }
+    }
+
     /// How many synchronized updates (`CSI ?2026h … CSI ?2026l`) have begun.
     public var synchronizedUpdates: Int {
         state.withLock { $0.screen.synchronizedUpdates }

@@ -74,6 +74,11 @@ extension InMemoryTerminal {
             }
             if invariants.contains(.linesFitWidth) { checkWidth(screen) }
             if invariants.contains(.regionFits) { checkRegion(screen) }
+            if invariants.contains(.synchronizedUpdatesBalanced), screen.isSynchronizing {
+                report(
+                    .synchronizedUpdatesBalanced,
+                    "the write left a synchronized update open (CSI ?2026h without CSI ?2026l)")
+            }
             trackCommitted(screen)
         }
 
@@ -170,6 +175,14 @@ extension InMemoryTerminal {
             hasEnded = true
             if invariants.contains(.cursorVisibleAtEnd), !screen.isCursorVisible {
                 report(.cursorVisibleAtEnd, atEnd: true, "the cursor is hidden at the end (CSI ?25l without CSI ?25h)")
+            }
+            if invariants.contains(.synchronizedUpdatesBalanced), screen.isSynchronizing {
+                report(.synchronizedUpdatesBalanced, atEnd: true, "a synchronized update is still open at the end")
+            }
+            if invariants.contains(.taskbarClearedAtEnd), screen.taskbar != .cleared {
+                report(
+                    .taskbarClearedAtEnd, atEnd: true,
+                    "the taskbar still shows \(screen.taskbar) at the end (no OSC 9;4;0)")
             }
             if invariants.contains(.regionErasedAtEnd),
                 let row = (screen.cursorRow..<screen.rows).first(where: { !screen.grid[$0].isBlank })

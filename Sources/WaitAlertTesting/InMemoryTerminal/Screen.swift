@@ -40,6 +40,9 @@ extension InMemoryTerminal {
 
         var bellCount = 0
         private(set) var unknownSequences: [String] = []
+        /// The progress the terminal's tab or taskbar shows (`OSC 9;4`), and how many times it was set.
+        var taskbar = InMemoryTerminal.TaskbarState.cleared
+        var taskbarUpdates = 0
 
         /// What the current write did that the invariant checks look at.
         var trace = FrameTrace()
@@ -87,6 +90,10 @@ extension InMemoryTerminal {
             case .controlSequence(let sequence, let bytes):
                 if !apply(sequence) { record(bytes) }
             case .ignore(let bytes):
+                if let state = InMemoryTerminal.TaskbarState(sequence: bytes) {
+                    taskbar = state
+                    taskbarUpdates += 1
+                }
                 record(bytes)
             }
         }

@@ -64,6 +64,7 @@ struct TaskbarOverlayTests {
 
     @Test func indeterminateThenPercentagesThenCleared() async throws {
         let terminal = InMemoryTerminal()
+        terminal.checkInvariants()
         let overlay = TerminalOverlay(terminal: terminal, colors: .never, integration: .none, taskbar: .on)
         let bed = WaitAlertTestBed(timing: .terminal, renderers: [overlay])
         let work = bed.start {
@@ -77,7 +78,12 @@ struct TaskbarOverlayTests {
             }
         }
         try await bed.run(until: work)
+        #expect(terminal.taskbar == .percent(100) || terminal.taskbar == .cleared, "\(terminal.taskbar)")
         await bed.run()
+        terminal.markEnd()
+        #expect(terminal.taskbar == .cleared && terminal.taskbarUpdates >= 6)
+        #expect(
+            terminal.invariantViolations.isEmpty, "balanced frames, taskbar cleared: \(terminal.invariantViolations)")
         let states = Self.states(in: terminal.output)
         #expect(states.first == "3;0", "indeterminate once it appears: \(states)")
         #expect(states.last == "0;0", "cleared at the end")
