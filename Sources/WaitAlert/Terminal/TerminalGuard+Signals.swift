@@ -91,6 +91,7 @@ extension TerminalGuard {
         switch signal {
         case SIGINT where interrupts.add(1, ordering: .relaxed).newValue >= 2:
             restoreFromSignal()
+            OutputRelay.releaseFromSignal()
             _exit(130)
         case SIGINT, SIGWINCH:
             notify(signal)
@@ -110,6 +111,7 @@ extension TerminalGuard {
             notify(SIGCONT)
         default:
             restoreFromSignal()
+            OutputRelay.releaseFromSignal()
             putBack(signal)
             raise(signal)  // delivered with the previous disposition once this handler returns
         }

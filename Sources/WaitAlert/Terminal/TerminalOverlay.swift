@@ -40,16 +40,25 @@ public final class TerminalOverlay: WaitAlertRenderer {
         /// Turn off echo on standard input when it is the same terminal, so typing cannot break
         /// the line.
         public var blocksInput: Bool
+        /// Catch what the program and its subprocesses write to standard output and standard
+        /// error while lines show, and print it above them, whole lines in order, instead of
+        /// through them (see <doc:PrintingAroundAlerts>). Only descriptors that are the overlay's
+        /// own terminal are caught, through a pseudo-terminal, so the program still sees a
+        /// terminal; output redirected to a file or a pipe is never touched. Turn it off to keep
+        /// the descriptors as they are (a program that checks which terminal device it writes to,
+        /// or passes its descriptors to another terminal); output then lands in the spinner's line.
+        public var capturesOutput: Bool
 
-        public init(handlesSignals: Bool = true, blocksInput: Bool = true) {
+        public init(handlesSignals: Bool = true, blocksInput: Bool = true, capturesOutput: Bool = true) {
             self.handlesSignals = handlesSignals
             self.blocksInput = blocksInput
+            self.capturesOutput = capturesOutput
         }
 
-        /// Signals and input blocking on, for command-line programs.
+        /// Signals, input blocking and output capture on, for command-line programs.
         public static let full = ProcessIntegration()
-        /// Neither: the overlay only draws.
-        public static let none = ProcessIntegration(handlesSignals: false, blocksInput: false)
+        /// None of them: the overlay only draws.
+        public static let none = ProcessIntegration(handlesSignals: false, blocksInput: false, capturesOutput: false)
     }
 
     /// What an alert leaves behind when it ends.
@@ -117,6 +126,18 @@ public final class TerminalOverlay: WaitAlertRenderer {
 
     public func flush(at instant: Duration) {
         output.flush(at: instant)
+    }
+
+    public func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool {
+        output.print(line, to: stream)
+    }
+
+    public func suspend() {
+        output.suspend()
+    }
+
+    public func resume() {
+        output.resume()
     }
 
     /// Re-reads the terminal's width and redraws every line, leaving no garbage behind when the
