@@ -16,9 +16,9 @@ public final class RecordingRenderer: WaitAlertRenderer {
         case snapshot(WaitAlertSnapshot, of: WaitAlertID)
         /// A log line printed on behalf of an alert.
         case log(String, from: WaitAlertID)
-        /// A line the program printed around the alerts (``WaitAlertPresenter/print(_:to:)``).
+        /// A line the program printed around the alerts (`WaitAlertPresenter.print(_:to:)`).
         case printed(String, to: WaitAlertOutputStream)
-        /// The alerts were taken off the screen (``WaitAlertPresenter/withAlertsSuspended(_:)``).
+        /// The alerts were taken off the screen (`WaitAlertPresenter.withAlertsSuspended(_:)`).
         case suspended
         /// The alerts came back.
         case resumed
