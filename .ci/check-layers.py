@@ -21,7 +21,7 @@ ALLOWED = {
     "Presentation": {"Prompting", "Reporting", "Rendering", "Timeline", "Process"},
     "Terminal": {"Prompting", "Rendering", "Text", "Timeline", "Process"},
     "Prompting": {"Text"},
-    "Rendering": {"Text", "Timeline"},
+    "Rendering": {"Prompting", "Text", "Timeline"},
     "Reporting": {"Timeline", "Process"},
     "Text": set(),
     "Timeline": set(),

@@ -17,6 +17,8 @@
 //     swift run wait-alert-demo output [--megabyte] [--exit] [--crash] [--ask]
 //                                           print(), standard error and a subprocess printing
 //                                           under the alert (OutputDemo.swift)
+//     swift run wait-alert-demo prompt      a text field, buttons and a yes/no question; the
+//                                           answers on standard output (PromptDemo.swift)
 import Dispatch
 import WaitAlert
 
@@ -36,6 +38,9 @@ if CommandLine.arguments.dropFirst().first == "tasks" {
 if CommandLine.arguments.dropFirst().first == "progress" {
     await ProgressDemo.runAndExit(Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.dropFirst().first == "prompt" {
+    await PromptDemo.runAndExit(Array(CommandLine.arguments.dropFirst(2)))
+}
 if CommandLine.arguments.dropFirst().first == "output" {
     await OutputDemo.runAndExit(Array(CommandLine.arguments.dropFirst(2)))
 }
@@ -51,6 +56,7 @@ if options.contains("--help") || !options.isSubset(of: known) {
                \(TasksDemo.usage)
                \(ProgressDemo.usage)
                \(OutputDemo.usage)
+               \(PromptDemo.usage)
         """
     )
     exit(options.isSubset(of: known) ? 0 : 2)

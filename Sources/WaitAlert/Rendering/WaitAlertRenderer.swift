@@ -51,6 +51,12 @@ public protocol WaitAlertRenderer: AnyObject {
 
     /// Shows the alerts again after ``suspend()``.
     func resume()
+
+    /// Starts asking `prompt` (a terminal reads the keyboard) and returns `true`, or returns
+    /// `false` (the default) when the renderer cannot ask. The renderer ends the prompt through
+    /// its model (`submit`, `choose`, `cancel`); the presenter offers a prompt to its renderers
+    /// in order and stops at the first that asks it.
+    func present(_ prompt: WaitAlertPrompt) -> Bool
 }
 
 /// The stream a line printed around the alerts goes to.
@@ -97,4 +103,5 @@ extension WaitAlertRenderer {
     public func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool { false }
     public func suspend() {}
     public func resume() {}
+    public func present(_ prompt: WaitAlertPrompt) -> Bool { false }
 }

@@ -80,6 +80,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// lines the region shows.
     private var relay: OutputRelay?
     private var capturedPartials = 0
+    /// The prompt asked on the terminal now.
+    private var promptDriver: TerminalPrompt?
     /// How many suspensions are under way: while any is, nothing is drawn.
     private var suspensions = 0
     /// Whether a draw holds the ticker (which then hands over an empty plan if the draw stops).
@@ -805,6 +807,22 @@ final class InteractiveOverlay: WaitAlertRenderer {
         guard suspensions == 0, !stopped else { return }
         dirty = true
         flush(at: lastInstant)
+    }
+
+    /// Asks `prompt` on the terminal when standard input is the same terminal, in the
+    /// foreground; returns `false` otherwise.
+    func present(_ prompt: WaitAlertPrompt) -> Bool {
+        guard isStandardError, !stopped, !detached, promptDriver == nil, TerminalPrompt.canAsk(),
+            let terminal = terminal as? WaitAlertStandardError
+        else { return false }
+        suspend()  // the region makes way, and gives the terminal guard to the prompt
+        let driver = TerminalPrompt(prompt, terminal: terminal, colors: colors) { [weak self] in
+            self?.promptDriver = nil
+            self?.resume()
+        }
+        promptDriver = driver
+        driver.start()
+        return true
     }
 
     /// The program wrote something while lines show: it is printed above them now.

@@ -67,7 +67,15 @@ enum TerminalGuard {
             buffer.copyBytes(from: restoreBytes)
             return buffer
         }()
+        /// Turns bracketed paste off.
+        let endPaste: UnsafeMutableRawBufferPointer = {
+            let bytes = Array("\u{1B}[?2004l".utf8)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            buffer.copyBytes(from: bytes)
+            return buffer
+        }()
         /// Clears the taskbar progress (`OSC 9;4;0`).
+
         let clearTaskbar: UnsafeMutableRawBufferPointer = {
             let bytes = Array(TaskbarProgress.State.cleared.sequence.utf8)
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
@@ -138,16 +146,19 @@ enum TerminalGuard {
     /// the overlay has not drawn them again yet. Written under ``state``'s lock.
     static let erasedByRelay = Atomic<Bool>(false)
 
+    /// Whether a prompt turned bracketed paste on, so every end must turn it off.
+    static let pasteBracketed = Atomic<Bool>(false)
+
     /// Whether a taskbar progress (`OSC 9;4`) is shown, so every end must clear it.
     static let taskbarShown = Atomic<Bool>(false)
 
     /// Turns echo off (or back on) on standard input, when it is the same terminal as the output
     /// and this process is in the foreground; does nothing otherwise.
-    static func blockInput(_ blocked: Bool) {
+    static func blockInput(_ blocked: Bool, raw: Bool = false) {
         state.withLock { _ in
             guard active.load(ordering: .relaxed) else { return }
             if blocked {
-                TerminalModes.block(sameAs: OutputRelay.real(output.load(ordering: .sequentiallyConsistent)))
+                TerminalModes.block(sameAs: OutputRelay.real(output.load(ordering: .sequentiallyConsistent)), raw: raw)
             } else {
                 TerminalModes.restore()
             }
@@ -254,9 +265,11 @@ enum TerminalGuard {
     static func eraseIfDrawn() {
         let erases = drawn.exchange(false, ordering: .sequentiallyConsistent)
         let clearsTaskbar = taskbarShown.exchange(false, ordering: .sequentiallyConsistent)
-        guard erases || clearsTaskbar else { return }
+        let endsPaste = pasteBracketed.exchange(false, ordering: .sequentiallyConsistent)
+        guard erases || clearsTaskbar || endsPaste else { return }
         let output = OutputRelay.real(output.load(ordering: .sequentiallyConsistent))
         guard output >= 0, isForeground(output) else { return }
+        if endsPaste { _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.endPaste), to: output) }
         if clearsTaskbar {
             _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.clearTaskbar), to: output)
         }

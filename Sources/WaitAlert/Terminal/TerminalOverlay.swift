@@ -66,6 +66,8 @@ public final class TerminalOverlay: WaitAlertRenderer {
     /// The interactive overlay, or the plain-line renderer: chosen once.
     private let output: any WaitAlertRenderer
     private let interactive: InteractiveOverlay?
+    /// Whether it draws on the process's standard error, so it may read standard input.
+    private let isStandardError: Bool
 
     /// Makes an overlay.
     ///
@@ -88,6 +90,7 @@ public final class TerminalOverlay: WaitAlertRenderer {
         taskbar: TaskbarProgress = .auto
     ) {
         self.ending = ending
+        isStandardError = terminal is WaitAlertStandardError
         if terminal.isInteractive {
             let isStandardError = terminal is WaitAlertStandardError
             let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]
@@ -138,6 +141,20 @@ public final class TerminalOverlay: WaitAlertRenderer {
 
     public func resume() {
         output.resume()
+    }
+
+    /// Asks `prompt` on standard input: with a text field or buttons drawn on the terminal when
+    /// standard input and standard error are the same terminal, else from one line read from
+    /// standard input (see <doc:AskingQuestions>). Only an overlay on standard error asks.
+    public func present(_ prompt: WaitAlertPrompt) -> Bool {
+        guard isStandardError else { return false }
+        if let interactive, interactive.present(prompt) { return true }
+        StandardInputPrompt.present(prompt) { [weak self] record in
+            if self?.print(record, to: .standardError) != true {
+                _ = WaitAlertStandardError.shared.write(Array((TextSanitizer.line(record) + "\n").utf8))
+            }
+        }
+        return true
     }
 
     /// Re-reads the terminal's width and redraws every line, leaving no garbage behind when the

@@ -315,6 +315,37 @@ extension ArticleExampleTests {
     }
 }
 
+extension ArticleExampleTests {
+    @Test func askingQuestions() async throws {
+        bed.answer("")
+        bed.choose("Skip")
+        bed.confirm(true)
+        let work = bed.start {
+            let name = try await askText("Name of the new project:", default: "demo")
+            let choice = try await askChoice(
+                "Upload failed", message: "Server unreachable",
+                buttons: [WaitAlertButton("Retry", role: .default), "Skip", WaitAlertButton("Abort", role: .cancel)])
+            if try await confirm("Overwrite 3 files?", default: false) { try overwrite() }
+            return "\(name) \(choice.index) \(choice.title)"
+        }
+        #expect(try await bed.run(until: work) == "demo 1 Skip")
+        bed.expectEveryAnswerUsed()
+    }
+
+    @Test func askingQuestionsInTests() async throws {
+        bed.answer("demo")
+        bed.choose("Retry")
+        bed.confirm(true)
+        let work = bed.start {
+            let name = try await askText("Name:")
+            let choice = try await askChoice("Upload failed", buttons: ["Retry", "Skip"])
+            return "\(name) \(choice.title) \(try await confirm("Sure?"))"
+        }
+        #expect(try await bed.run(until: work) == "demo Retry true")
+    }
+}
+
+private func overwrite() throws {}
 private func sync() async throws -> Int { 3 }
 private func prepare() async throws {}
 private func askUser(_ question: String) -> String { "y" }

@@ -12,6 +12,7 @@ struct DocumentationSyncTests {
         "Sources/WaitAlert/WaitAlert.docc/InATerminal.md",
         "Sources/WaitAlert/WaitAlert.docc/ManyTasks.md",
         "Sources/WaitAlert/WaitAlert.docc/PrintingAroundAlerts.md",
+        "Sources/WaitAlert/WaitAlert.docc/AskingQuestions.md",
         "Sources/WaitAlert/WaitAlert.docc/DrawingAlertsInSwiftUI.md",
         "Sources/WaitAlertTesting/WaitAlertTesting.docc/WaitAlertTesting.md",
         "Sources/WaitAlertTesting/WaitAlertTesting.docc/TestingCodeThatShowsWaitAlerts.md",
