@@ -18,6 +18,7 @@ import Dispatch
 @MainActor
 package enum StandardInputPrompt {
     static func present(_ prompt: WaitAlertPrompt, record: @escaping @MainActor (String) -> Void) {
+        if isatty(STDIN_FILENO) == 1 { askOnTerminal(prompt) }
         DispatchQueue.global().async {
             let line = readLine(strippingNewline: true)
             Task { @MainActor in
@@ -30,6 +31,28 @@ package enum StandardInputPrompt {
                 }
             }
         }
+    }
+
+    /// Shows the question on the terminal that standard input reads (standard error is not it, or
+    /// it would be drawn there), so whoever types the answer sees what is asked.
+    private static func askOnTerminal(_ prompt: WaitAlertPrompt) {
+        var question = "? " + TextSanitizer.line(prompt.title)
+        switch prompt {
+        case .text(let model):
+            if let defaultText = model.defaultText { question += " (\(TextSanitizer.line(defaultText)))" }
+        case .choice(let model):
+            question +=
+                model.style == .confirmation
+                ? (model.defaultIndex == 0 ? " (Y/n)" : " (y/N)")
+                : " "
+                    + model.buttons.enumerated().map { "\($0.offset + 1)) \(TextSanitizer.line($0.element.title))" }
+                    .joined(separator: " ")
+        }
+        let terminal = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard terminal >= 0 else { return }
+        defer { close(terminal) }
+        let bytes = Array((question + " ").utf8)
+        _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: terminal) }
     }
 
     /// Ends `prompt` with what `line` (`nil` at the end of input) answers.
