@@ -12,15 +12,30 @@ import WaitAlert
 ///
 ///     printf 'demo\n2\ny\n' | swift run wait-alert-demo prompt
 enum PromptDemo {
-    static let usage = "wait-alert-demo prompt"
+    static let usage = "wait-alert-demo prompt [--list]"
 
     @MainActor static func runAndExit(_ arguments: [String]) async -> Never {
-        await runModeAndExit(arguments, usage: usage, parse: { $0.isEmpty ? () : nil }, run: runReportingErrors)
+        await runModeAndExit(arguments, usage: usage, parse: parse, run: runReportingErrors)
+    }
+
+    /// `--list`: one question with 30 options in a scrolling list instead.
+    static func parse(_ arguments: [String]) -> Bool? {
+        switch arguments {
+        case []: false
+        case ["--list"]: true
+        default: nil
+        }
     }
 
     /// Runs the questions; an unanswerable one is named on standard error.
-    @MainActor static func runReportingErrors(_: Void) async throws {
+    @MainActor static func runReportingErrors(_ list: Bool) async throws {
         do {
+            if list {
+                let regions = (1...30).map { WaitAlertButton("Region \($0)") }
+                let region = try await askChoice("Pick a region", buttons: regions, style: .list)
+                print("region: \(region.title)")
+                return
+            }
             try await run()
         } catch let error as WaitAlertPromptError {
             WaitAlertPresenter.current.print("wait-alert-demo: \(error)", to: .standardError)

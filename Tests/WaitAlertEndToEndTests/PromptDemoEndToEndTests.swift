@@ -94,6 +94,23 @@
                 #expect(demo.modesAtExit == demo.modesBefore)
             }
 
+            /// Thirty options in a window of 12 rows: the list never takes more than the window,
+            /// scrolls with the selection, and a digit pair picks option 12 of 30.
+            @Test func aLongListScrollsWithinTheWindow() async throws {
+                let demo = try DemoProcess(["prompt", "--list"], connection: .pseudoTerminal(columns: 40, rows: 12))
+                try await demo.waitFor(text: "❯ 1. Region 1")
+                #expect(!demo.screen.screen.contains("Region 12"), "\(demo.report)")
+                for _ in 0..<14 { try demo.type("\u{1B}[B") }
+                try await demo.waitFor(text: "❯ 15. Region 15")
+                #expect(!demo.screen.screen.contains(" 1. Region 1\n"), "scrolled\n\(demo.report)")
+                #expect(demo.screen.lines.filter { $0.contains("Region") }.count <= 11, "\(demo.report)")
+                try demo.type("12")
+                #expect(try await demo.waitForExit() == .exited(0))
+                #expect(demo.screen.lines.contains("region: Region 12"), "\(demo.report)")
+                #expect(demo.screen.lines.contains("? Pick a region: Region 12"), "\(demo.report)")
+                #expect(demo.modesAtExit == demo.modesBefore)
+            }
+
             /// Answers piped in, one line each: no terminal drawing, the answers used.
             @Test func pipedAnswers() async throws {
                 let demo = try DemoProcess(

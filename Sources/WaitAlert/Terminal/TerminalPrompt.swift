@@ -146,6 +146,11 @@ final class TerminalPrompt {
     }
 
     private func handle(_ key: Key, in model: WaitAlertChoicePrompt) {
+        if case .text(let text) = key, text.count > 1 {
+            // Keys typed fast arrive together: each is a key of its own here ("1" then "2").
+            for character in text where !model.isFinished { handle(.text(String(character)), in: model) }
+            return
+        }
         if model.style == .confirmation, case .text(let text) = key {
             switch text.lowercased() {
             case "y": return model.choose(0)
