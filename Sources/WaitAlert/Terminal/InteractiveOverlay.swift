@@ -527,6 +527,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
     ) -> [(key: Key, line: OverlayScreen.Line)] {
         guard let relay, isStandardError, !stopped, !detached else {
             write(prefix + screen.show(desired, printingAbove: printed))
+            // Recorded at once, not at the next draw: whatever ends the program now erases them.
+            if guarding, !stopped { TerminalGuard.setDrawn(!detached && !screen.isEmpty) }
             return desired
         }
         var shown = desired
@@ -547,10 +549,11 @@ final class InteractiveOverlay: WaitAlertRenderer {
             shown = fits + desired
             let above = collected.lines.map { TextSanitizer.keepingColors($0.text) } + printed
             let bytes = prefix + screen.show(shown, printingAbove: above)
-            if collected.erasedRegion {  // drawn again: the record says so from this write on
-                TerminalGuard.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-                TerminalGuard.drawn.store(!screen.isEmpty, ordering: .sequentiallyConsistent)
-            }
+            // What is on screen is recorded with the write that puts it there, under the lock the
+            // relay prints under: it erases these lines before printing over them, and whatever
+            // ends the program now erases them too.
+            TerminalGuard.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            TerminalGuard.drawn.store(guarding && !screen.isEmpty, ordering: .sequentiallyConsistent)
             return bytes
         }
         if !written { stop() }
