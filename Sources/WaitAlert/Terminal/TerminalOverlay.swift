@@ -40,10 +40,18 @@ public final class TerminalOverlay: WaitAlertRenderer {
         /// Turn off echo on standard input when it is the same terminal, so typing cannot break
         /// the line.
         public var blocksInput: Bool
+        /// Have `SIGTERM` and `SIGHUP` cancel the work like a first Ctrl-C, instead of ending the
+        /// program at once (off by default). For programs that must wind something down first,
+        /// such as a child process they pass the signal on to. A second such signal (or Ctrl-C)
+        /// while the work still runs ends the program as before. With no work to cancel, the
+        /// signal is passed on as a Ctrl-C. Process-wide, like the signal handlers: the overlay
+        /// made last on standard error decides.
+        public var cancelsOnTermination: Bool
 
-        public init(handlesSignals: Bool = true, blocksInput: Bool = true) {
+        public init(handlesSignals: Bool = true, blocksInput: Bool = true, cancelsOnTermination: Bool = false) {
             self.handlesSignals = handlesSignals
             self.blocksInput = blocksInput
+            self.cancelsOnTermination = cancelsOnTermination
         }
 
         /// Signals and input blocking on, for command-line programs.
@@ -79,6 +87,10 @@ public final class TerminalOverlay: WaitAlertRenderer {
         taskbar: TaskbarProgress = .auto
     ) {
         self.ending = ending
+        if terminal is WaitAlertStandardError {
+            ProcessGroupGuard.terminationCancels.store(
+                integration.cancelsOnTermination, ordering: .sequentiallyConsistent)
+        }
         if terminal.isInteractive {
             let isStandardError = terminal is WaitAlertStandardError
             let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]
