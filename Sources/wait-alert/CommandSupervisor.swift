@@ -28,8 +28,9 @@ struct CommandSupervisor {
 
     /// How long output may stay quiet after the command exited before the rest is given up: its
     /// background processes may hold the output open.
-    static let drainQuiet = Duration.milliseconds(100)
-    /// How long output is read at most after the command exited.
+    static let drainQuietMilliseconds: Int32 = 100
+    /// How long output is read at most after the command exited (not counting time spent waiting
+    /// for a slow reader to take what was read).
     static let drainLimit = Duration.seconds(2)
 
     private struct Channel {
@@ -47,8 +48,10 @@ struct CommandSupervisor {
     private var status: String?
     private var windowSize: (columns: UInt16, rows: UInt16)?
     private let start = ContinuousClock.now
-    private var lastRead = ContinuousClock.now
+    /// When the command exited, moved on by the time spent waiting for streamed lines to be taken.
+    private var exitedAt: ContinuousClock.Instant?
     private var lastSizeCheck = ContinuousClock.now
+    private var toldOfStop = false
 
     init(_ child: ChildProcess, settings: Settings, reporter: WaitAlertReporter) {
         pid = child.pid
@@ -70,15 +73,14 @@ struct CommandSupervisor {
     mutating func run() -> (CommandTermination, [String]) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var termination: CommandTermination?
-        var exitedAt = ContinuousClock.now
         while true {
             let open = channels.indices.filter { channels[$0].descriptor >= 0 }
-            if termination != nil {
-                let now = ContinuousClock.now
-                if open.isEmpty || now - lastRead >= Self.drainQuiet || now - exitedAt >= Self.drainLimit { break }
-            }
+            if let exitedAt, open.isEmpty || ContinuousClock.now - exitedAt >= Self.drainLimit { break }
             var requests = open.map { pollfd(fd: channels[$0].descriptor, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&requests, nfds_t(requests.count), 20)
+            // Once the command has exited, a wait as long as the quiet period that finds nothing
+            // to read ends the run.
+            let ready = poll(&requests, nfds_t(requests.count), exitedAt == nil ? 20 : Self.drainQuietMilliseconds)
+            if ready == 0, exitedAt != nil { break }
             if ready > 0 {
                 for (index, request) in zip(open, requests) where request.revents != 0 {
                     read(channel: index, into: &buffer)
@@ -88,11 +90,11 @@ struct CommandSupervisor {
             if termination == nil, let ended = reapIfEnded() {
                 termination = ended
                 exitedAt = ContinuousClock.now
-                lastRead = exitedAt
             }
             if termination == nil {
                 SignalForwarder.killIfGraceElapsed()
                 followWindowSize()
+                noticeStop()
             }
         }
         for index in channels.indices {
@@ -108,9 +110,8 @@ struct CommandSupervisor {
         let descriptor = channels[index].descriptor
         let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
         if count > 0 {
-            lastRead = ContinuousClock.now
             let bytes = buffer[..<count]
-            if let target = channels[index].passesThroughTo, !Self.writeAll(bytes, to: target) {
+            if let target = channels[index].passesThroughTo, !notCountingWaits({ Self.writeAll(bytes, to: target) }) {
                 // The reader went away (`EPIPE`): so does this end, and the command gets SIGPIPE.
                 closeChannel(index)
             }
@@ -132,9 +133,24 @@ struct CommandSupervisor {
         guard !lines.isEmpty else { return }
         for line in lines {
             tail.append(line)
-            if settings.streamsLines, channels[index].passesThroughTo == nil { reporter.log(line) }
+            if settings.streamsLines, channels[index].passesThroughTo == nil { log(line) }
         }
         if let last = lines.last(where: Self.isVisible) { show(last) }
+    }
+
+    /// Streams `line`.
+    private mutating func log(_ line: String) {
+        let reporter = reporter
+        notCountingWaits { reporter.log(line) }
+    }
+
+    /// Runs `body`, which may wait for a slow reader (a full pipe, streamed lines not taken yet);
+    /// after the command exited, that wait does not count against ``drainLimit``.
+    private mutating func notCountingWaits<Result>(_ body: () -> Result) -> Result {
+        guard let exitedAt else { return body() }
+        let start = ContinuousClock.now
+        defer { self.exitedAt = exitedAt + (ContinuousClock.now - start) }
+        return body()
     }
 
     /// A line still being written (a progress bar redrawn with `\r`) becomes the status too, once
@@ -195,6 +211,18 @@ struct CommandSupervisor {
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return CommandTermination(waitStatus: status)
     }
+
+    /// Says so, once, when the command stopped: in a process group of its own it is not in the
+    /// terminal's foreground, so reading the terminal stops it (`SIGTTIN`).
+    private mutating func noticeStop() {
+        guard !toldOfStop else { return }
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOHANG) == 0, info.si_signo == SIGCHLD else { return }
+        toldOfStop = true
+        reporter.log(Self.stopHint)
+    }
+
+    static let stopHint = "wait-alert: the command stopped (to read the terminal?); use < file. Ctrl-C ends it"
 
     /// Gives the pseudo-terminals the real terminal's new size, and tells the command
     /// (`SIGWINCH`). Checked every 100 ms: the overlay's terminal guard owns `SIGWINCH`.

@@ -8,7 +8,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// Passes Ctrl-C, `SIGTERM` and `SIGHUP` on to the command's process group, and kills the group
+/// Passes Ctrl-C, `SIGTERM`, `SIGHUP` and `SIGQUIT` on to the command's process group, and kills the group
 /// when it does not end in time.
 ///
 /// The first such signal is sent on to the group as it is (a cancelled work or an expired
@@ -28,7 +28,7 @@ enum SignalForwarder {
     private static let firstAt = Atomic<Int64>(0)
     private static let killed = Atomic<Bool>(false)
 
-    /// Installs the handler for `SIGINT`, `SIGTERM` and `SIGHUP` (each unless ignored), and ignores
+    /// Installs the handler for `SIGINT`, `SIGTERM`, `SIGHUP` and `SIGQUIT` (each unless ignored), and ignores
     /// `SIGPIPE` (a closed standard output is noticed as `EPIPE`).
     static func install() {
         var ignore = sigaction()
@@ -44,7 +44,7 @@ enum SignalForwarder {
         _ = sigaction(SIGPIPE, &ignore, nil)
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
-        for signal in [SIGINT, SIGTERM, SIGHUP] {
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             var previous = sigaction()
             guard sigaction(signal, nil, &previous) == 0, !isIgnored(previous) else { continue }
             _ = sigaction(signal, &action, nil)
@@ -63,7 +63,10 @@ enum SignalForwarder {
     static func started(group: Int32) {
         self.group.store(group, ordering: .sequentiallyConsistent)
         let pending = first.load(ordering: .sequentiallyConsistent)
-        if pending != 0 { _ = killpg(group, pending) }
+        if pending != 0 {
+            _ = killpg(group, pending)
+            _ = killpg(group, SIGCONT)
+        }
         if killed.load(ordering: .sequentiallyConsistent) { _ = killpg(group, SIGKILL) }
     }
 
@@ -81,7 +84,10 @@ enum SignalForwarder {
             firstAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
             first.store(signal, ordering: .sequentiallyConsistent)
             let group = group.load(ordering: .sequentiallyConsistent)
-            if group > 0 { _ = killpg(group, signal) }
+            if group > 0 {
+                _ = killpg(group, signal)
+                _ = killpg(group, SIGCONT)  // a stopped command gets it too
+            }
         } else {
             killGroup()
         }
