@@ -70,7 +70,12 @@ struct ChildProcess: Sendable {
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, command[0], &actions, &attributes, argv, environ)
+        #if canImport(Darwin)
+            let environment = _NSGetEnviron().pointee
+        #else
+            let environment = environ
+        #endif
+        let result = posix_spawnp(&pid, command[0], &actions, &attributes, argv, environment)
         guard result == 0 else {
             closeAll()
             throw SpawnError(step: "posix_spawn", code: result)

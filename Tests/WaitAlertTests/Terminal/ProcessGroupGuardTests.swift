@@ -23,6 +23,7 @@ struct ProcessGroupGuardTests {
         #expect(!byDefault)
     }
 
+    #if os(Linux)
     @Test func aRegisteredGroupIsKilledFromTheSignalPath() async throws {
         // A child in a process group of its own, killed by the handler's path.
         var pid: pid_t = 0
@@ -42,4 +43,5 @@ struct ProcessGroupGuardTests {
         #expect(status & 0x7F == SIGKILL)
         ProcessGroupGuard.killFromSignal()  // nothing registered: nothing happens
     }
+    #endif
 }
