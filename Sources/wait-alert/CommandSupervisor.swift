@@ -24,6 +24,9 @@ struct CommandSupervisor {
         var tail: Int
         /// The terminal whose window size the pseudo-terminals follow, if any.
         var sizeSource: Int32?
+
+        /// Whether the output is cut into lines at all (not when it only passes through).
+        var usesLines: Bool { showsStatus || streamsLines || tail > 0 }
     }
 
     /// How long output may stay quiet after the command exited before the rest is given up: its
@@ -115,7 +118,7 @@ struct CommandSupervisor {
                 // The reader went away (`EPIPE`): so does this end, and the command gets SIGPIPE.
                 closeChannel(index)
             }
-            take(channels[index].lines.feed(bytes, at: elapsed), from: index)
+            if settings.usesLines { take(channels[index].lines.feed(bytes, at: elapsed), from: index) }
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
             // End of a pipe; `EIO`: the pseudo-terminal's slave is closed everywhere.
             closeChannel(index)
