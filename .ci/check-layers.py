@@ -17,10 +17,11 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources",
 
 # Arrows run downward: API is the composition root; Process, Text and Timeline are the floor.
 ALLOWED = {
-    "API": {"Presentation", "Reporting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
-    "Presentation": {"Reporting", "Rendering", "Timeline", "Process"},
-    "Terminal": {"Rendering", "Text", "Timeline", "Process"},
-    "Rendering": {"Text", "Timeline"},
+    "API": {"Presentation", "Prompting", "Reporting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
+    "Presentation": {"Prompting", "Reporting", "Rendering", "Timeline", "Process"},
+    "Terminal": {"Prompting", "Rendering", "Text", "Timeline", "Process"},
+    "Prompting": {"Text"},
+    "Rendering": {"Prompting", "Text", "Timeline"},
     "Reporting": {"Timeline", "Process"},
     "Text": set(),
     "Timeline": set(),

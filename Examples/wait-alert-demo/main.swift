@@ -14,6 +14,11 @@
 //     swift run wait-alert-demo progress [--fail] [--seed N]
 //                                           downloads with byte progress, a stall and a resume
 //                                           (ProgressDemo.swift)
+//     swift run wait-alert-demo output [--megabyte] [--exit] [--crash] [--ask]
+//                                           print(), standard error and a subprocess printing
+//                                           under the alert (OutputDemo.swift)
+//     swift run wait-alert-demo prompt      a text field, buttons and a yes/no question; the
+//                                           answers on standard output (PromptDemo.swift)
 import Dispatch
 import WaitAlert
 
@@ -33,6 +38,12 @@ if CommandLine.arguments.dropFirst().first == "tasks" {
 if CommandLine.arguments.dropFirst().first == "progress" {
     await ProgressDemo.runAndExit(Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.dropFirst().first == "prompt" {
+    await PromptDemo.runAndExit(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.dropFirst().first == "output" {
+    await OutputDemo.runAndExit(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 let options = Set(CommandLine.arguments.dropFirst())
 let known: Set = [
@@ -44,6 +55,8 @@ if options.contains("--help") || !options.isSubset(of: known) {
         usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--exit-early] [--twice] [--forget[-elsewhere]]
                \(TasksDemo.usage)
                \(ProgressDemo.usage)
+               \(OutputDemo.usage)
+               \(PromptDemo.usage)
         """
     )
     exit(options.isSubset(of: known) ? 0 : 2)

@@ -16,6 +16,12 @@ public final class RecordingRenderer: WaitAlertRenderer {
         case snapshot(WaitAlertSnapshot, of: WaitAlertID)
         /// A log line printed on behalf of an alert.
         case log(String, from: WaitAlertID)
+        /// A line the program printed around the alerts (`WaitAlertPresenter.print(_:to:)`).
+        case printed(String, to: WaitAlertOutputStream)
+        /// The alerts were taken off the screen (`WaitAlertPresenter.withAlertsSuspended(_:)`).
+        case suspended
+        /// The alerts came back.
+        case resumed
     }
 
     /// Everything given so far, in order.
@@ -34,6 +40,25 @@ public final class RecordingRenderer: WaitAlertRenderer {
 
     public func log(_ line: String, from alert: WaitAlertID) {
         record(.log(line, from: alert))
+    }
+
+    /// Records the line; it is not written anywhere.
+    public func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool {
+        record(.printed(line, to: stream))
+        return true
+    }
+
+    public func suspend() {
+        record(.suspended)
+    }
+
+    public func resume() {
+        record(.resumed)
+    }
+
+    /// Every line printed around the alerts, in order.
+    public var printed: [String] {
+        events.compactMap { if case .printed(let line, _) = $0 { line } else { nil } }
     }
 
     /// Every snapshot, of every alert, in order.

@@ -52,6 +52,10 @@ public final class WaitAlertTestBed {
     public var stallTimeout: Duration = .seconds(2)
 
     private let executor = MainQueueExecutor()
+    /// The answers scripted for the prompts to come, in order, and the prompts asked so far.
+    var scriptedAnswers: [ScriptedAnswer] = []
+    /// The titles of the prompts asked so far, in order.
+    public internal(set) var askedPrompts: [String] = []
     /// Work started or awaited through the bed that has ended, so its end counts as progress.
     private var endedWork = 0
 
@@ -67,6 +71,7 @@ public final class WaitAlertTestBed {
         recorder = RecordingRenderer(wantsFrames: wantsFrames)
         presenter = WaitAlertPresenter(renderers: [recorder] + renderers, timing: timing, clock: clock)
         presenter.workExecutor = executor
+        presenter.promptAnswerer = { [weak self] prompt in self?.answerPrompt(prompt) }
     }
 
     /// A test bed that goes away lets go of its alerts (one still lingering, work the test left

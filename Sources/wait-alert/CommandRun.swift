@@ -19,7 +19,9 @@ enum CommandRun {
         let errorIsTerminal = isatty(STDERR_FILENO) == 1
         let interactive = WaitAlertStandardError.shared.isInteractive
         WaitAlertPresenter.shared = WaitAlertPresenter(
-            renderers: [TerminalOverlay(integration: .init(cancelsOnTermination: true))], timing: .terminal)
+            // wait-alert writes nothing of its own while the alert shows: no output to catch.
+            renderers: [TerminalOverlay(integration: .init(capturesOutput: false, cancelsOnTermination: true))],
+            timing: .terminal)
         SignalForwarder.install()
 
         let plan = OutputPlan.make(

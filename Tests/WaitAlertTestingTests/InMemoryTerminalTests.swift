@@ -352,9 +352,19 @@ struct InMemoryTerminalTests {
 
     @Test func supportedModesApplyEvenWhenAnotherModeIsUnknown() {
         let terminal = InMemoryTerminal()
-        terminal.send("\(csi)?25;2004l")
+        terminal.send("\(csi)?25;1049l")
         #expect(!terminal.isCursorVisible)
-        #expect(terminal.unknownSequences == ["\(csi)?25;2004l"])
+        #expect(terminal.unknownSequences == ["\(csi)?25;1049l"])
+    }
+
+    @Test func bracketedPasteIsTracked() {
+        let terminal = InMemoryTerminal()
+        #expect(!terminal.isPasteBracketed)
+        terminal.send("\(csi)?2004h")
+        #expect(terminal.isPasteBracketed)
+        terminal.send("\(csi)?2004l")
+        #expect(!terminal.isPasteBracketed)
+        #expect(terminal.unknownSequences.isEmpty)
     }
 
     @Test func controlCharactersInsideASequenceTakeEffect() {

@@ -118,6 +118,9 @@ func runAlert<Value: Sendable>(
     let (result, endedAt) = finished.outcome ?? (.failure(CancellationError()), nil)
     var outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)
     if case .success = result, case .some(let reason) = mailbox.skipped { outcome = .skipped(reason) }
+    if case .failure = outcome {
+        for line in mailbox.failureReport.withLock({ $0 }) { mailbox.log(line) }
+    }
     let timedOut = await presenter.end(session, with: outcome, at: endedAt)
     if timedOut { throw WaitAlertTimeoutError() }
     return try result.get()

@@ -22,6 +22,14 @@ public final class WaitAlertPresenter {
     /// in ``WaitAlertModel/children``.
     public private(set) var alerts: [WaitAlertModel] = []
 
+    /// The question shown now (`askText`, `askChoice`, `confirm`), for a UI to bind to; `nil`
+    /// when none is. Prompts show one at a time.
+    public internal(set) var prompt: WaitAlertPrompt?
+    /// Prompts waiting for the one shown to end.
+    @ObservationIgnored var promptWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Answers prompts instead of the renderers (a test bed's scripted answers).
+    @ObservationIgnored package var promptAnswerer: (@MainActor (WaitAlertPrompt) -> Void)?
+
     /// The timing used when a call does not pass one.
     @ObservationIgnored public let timing: WaitAlertTiming
     @ObservationIgnored let renderers: [any WaitAlertRenderer]

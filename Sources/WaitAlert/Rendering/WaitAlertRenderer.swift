@@ -37,6 +37,32 @@ public protocol WaitAlertRenderer: AnyObject {
     /// Called once when a presenter starts using the renderer, with what the renderer may ask of
     /// it.
     func didAttach(to context: WaitAlertRendererContext)
+
+    /// Prints `line`, for the program rather than for one alert, above the alerts it shows on
+    /// `stream`; returns whether it did. Every renderer is offered the line; when none prints it
+    /// (a renderer that shows nothing on that stream now returns `false`, the default), the
+    /// presenter writes it to the stream itself.
+    func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool
+
+    /// Takes the alerts off the screen (and gives the terminal back) until a matching
+    /// ``resume()``, so the program can use the terminal itself: prompt, read a line. Calls
+    /// nest. What is reported meanwhile shows at the resume.
+    func suspend()
+
+    /// Shows the alerts again after ``suspend()``.
+    func resume()
+
+    /// Starts asking `prompt` (a terminal reads the keyboard) and returns `true`, or returns
+    /// `false` (the default) when the renderer cannot ask. The renderer ends the prompt through
+    /// its model (`submit`, `choose`, `cancel`); the presenter offers a prompt to its renderers
+    /// in order and stops at the first that asks it.
+    func present(_ prompt: WaitAlertPrompt) -> Bool
+}
+
+/// The stream a line printed around the alerts goes to.
+public enum WaitAlertOutputStream: Sendable, Hashable {
+    case standardOutput
+    case standardError
 }
 
 /// What a renderer may ask of the presenter that draws through it.
@@ -74,4 +100,8 @@ extension WaitAlertRenderer {
     public func redrawDeadline(for alert: WaitAlertID) -> Duration? { nil }
     public func flush(at instant: Duration) {}
     public var drawsSpinnerFramesItself: Bool { false }
+    public func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool { false }
+    public func suspend() {}
+    public func resume() {}
+    public func present(_ prompt: WaitAlertPrompt) -> Bool { false }
 }

@@ -117,6 +117,8 @@ final class ReportMailbox: Sendable {
 
     /// Orders mailboxes by when they were made, so pending reports are applied in that order.
     let sequence = ReportMailbox.counter.add(1, ordering: .relaxed).newValue
+    /// Lines printed above the alert only if it fails (the last lines of a followed source).
+    let failureReport = Mutex<[String]>([])
     private static let counter = Atomic<UInt64>(0)
 
     /// Connects whoever drains this mailbox.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The interactive side of a ``TerminalOverlay``: a region at the bottom of a terminal with one
 /// row per visible alert and child task, the terminal guard (signals, input, exit) on standard
 /// error, and plain lines while the program is a background job.
@@ -68,6 +76,14 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Turns the spinners between draws when the presenter runs on the system clock; `nil` when
     /// every frame comes through `render` (a test's manual clock).
     private var ticker: SpinnerTicker?
+    /// The relay catching the program's output while lines show, and how many of its unfinished
+    /// lines the region shows.
+    private var relay: OutputRelay?
+    private var capturedPartials = 0
+    /// The prompt asked on the terminal now.
+    private var promptDriver: TerminalPrompt?
+    /// How many suspensions are under way: while any is, nothing is drawn.
+    private var suspensions = 0
     /// Whether a draw holds the ticker (which then hands over an empty plan if the draw stops).
     private var drawingWithTicker = false
 
@@ -226,6 +242,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
         refreshPlacement()
         drawRegion()
         updateGuard()
+        updateCapture()
     }
 
     /// The spinner a visible row turns, for the ticker.
@@ -449,8 +466,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Lays the rows out within the terminal's height and draws them, after the lines waiting to
     /// be printed above: one write.
     private func drawRegion() {
-        guard !detached else { return }
-        let budget = max((terminal.rows ?? 24) - 1, 1)
+        guard !detached, suspensions == 0 else { return }
+        let budget = max((terminal.rows ?? 24) - 1 - capturedPartials, 1)
         let layout = currentLayout(budget: budget)
         var desired: [(key: Key, line: OverlayScreen.Line)] = []
         desired.reserveCapacity(layout.rows.count + 1)
@@ -465,7 +482,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
                     glyph: "○", text: TextSanitizer.line(title), style: colors ? .grey(level: 0.5) : .plain,
                     indent: depth)
                 desired.append((key, line))
-            case .summary:
+            case .summary, .captured:
                 break
             }
         }
@@ -489,15 +506,55 @@ final class InteractiveOverlay: WaitAlertRenderer {
                 drawingWithTicker = true
                 defer { drawingWithTicker = false }
                 screen.adoptGlyphs(onScreen)
-                write(taskbarBytes + screen.show(desired, printingAbove: printed))
-                return tickerPlan(desired)
+                let shown = writeFrame(taskbarBytes, desired, printed)
+                return tickerPlan(shown)
             }
         } else {
-            write(taskbarBytes + screen.show(desired, printingAbove: printed))
+            writeFrame(taskbarBytes, desired, printed)
         }
+        updateCapture()
         if isStandardError, !taskbarBytes.isEmpty, taskbar == .cleared {
             TerminalGuard.taskbarShown.store(false, ordering: .sequentiallyConsistent)
         }
+    }
+
+    /// Shows `desired` after printing `printed` above it, in one write, with what the program
+    /// wrote meanwhile: its finished lines printed above first, its unfinished lines at the top
+    /// of the region. Returns the lines shown.
+    @discardableResult
+    private func writeFrame(
+        _ prefix: [UInt8], _ desired: [(key: Key, line: OverlayScreen.Line)], _ printed: [String]
+    ) -> [(key: Key, line: OverlayScreen.Line)] {
+        guard let relay, isStandardError, !stopped, !detached else {
+            write(prefix + screen.show(desired, printingAbove: printed))
+            return desired
+        }
+        var shown = desired
+        let written = TerminalGuard.write(to: terminal) {
+            let collected = relay.collect(at: OutputRelay.now())
+            if collected.erasedRegion { screen.markErased(cursorShown: false) }
+            let partials = collected.partials.sorted { $0.key.rawValue < $1.key.rawValue }.map { entry in
+                (
+                    key: Key.captured(Int32(entry.key.rawValue)),
+                    line: OverlayScreen.Line(glyph: nil, text: TextSanitizer.line(entry.value), style: .plain)
+                )
+            }
+            let fits = desired.isEmpty ? [] : partials.prefix(max((terminal.rows ?? 24) - 1 - desired.count, 0))
+            if fits.count != capturedPartials {
+                capturedPartials = fits.count
+                layout = nil
+            }
+            shown = fits + desired
+            let above = collected.lines.map { TextSanitizer.keepingColors($0.text) } + printed
+            let bytes = prefix + screen.show(shown, printingAbove: above)
+            if collected.erasedRegion {  // drawn again: the record says so from this write on
+                TerminalGuard.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+                TerminalGuard.drawn.store(!screen.isEmpty, ordering: .sequentiallyConsistent)
+            }
+            return bytes
+        }
+        if !written { stop() }
+        return shown
     }
 
     /// The glyphs the ticker turns until the next draw: the running rows drawn with a spinner
@@ -626,6 +683,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// window shrank below a line's length.
     func terminalDidResize() {
         guard !stopped else { return }
+        relay?.resize()
         refreshPlacement()
         dirty = true
         flush(at: lastInstant)
@@ -675,6 +733,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
             writePlain(above.map(\.plain))
             above = []
         }
+        releaseOutput()
         updateGuard()  // nothing drawn; input no longer blocked (the shell owns the terminal now)
     }
 
@@ -700,6 +759,99 @@ final class InteractiveOverlay: WaitAlertRenderer {
         let bytes = Array(lines.map { TextSanitizer.line($0) + "\n" }.joined().utf8)
         let written = isStandardError ? TerminalGuard.write(bytes, to: terminal) : terminal.write(bytes)
         if !written { stop() }
+    }
+
+    func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool {
+        guard !stopped, !detached, suspensions == 0, !rows.isEmpty || !screen.isEmpty else { return false }
+        if stream == .standardOutput, !isStandardError || !Self.standardOutputIsStandardError() { return false }
+        for part in line.split(separator: "\n", omittingEmptySubsequences: false) {
+            let styled = TextSanitizer.keepingColors(String(part))
+            above.append((colors ? styled : TextSanitizer.line(String(part)), TextSanitizer.line(String(part))))
+        }
+        dirty = true
+        flush(at: lastInstant)
+        return true
+    }
+
+    /// Whether standard output is the terminal standard error is (so a line for it can go above
+    /// the region).
+    private static func standardOutputIsStandardError() -> Bool {
+        let output = OutputRelay.real(STDOUT_FILENO)
+        let error = OutputRelay.real(STDERR_FILENO)
+        var outputStatus = stat()
+        var errorStatus = stat()
+        guard isatty(output) == 1, fstat(output, &outputStatus) == 0, fstat(error, &errorStatus) == 0 else {
+            return false
+        }
+        return outputStatus.st_rdev == errorStatus.st_rdev
+    }
+
+    /// Takes the region off the screen and gives the terminal back (modes, signals, descriptors)
+    /// until the matching ``resume()``.
+    func suspend() {
+        suspensions += 1
+        guard suspensions == 1, !stopped else { return }
+        ticker?.stop()
+        if !detached {
+            let printed = above.map(\.styled)
+            above = []
+            writeFrame([], [], printed)
+        }
+        releaseOutput()
+        updateGuard()
+    }
+
+    func resume() {
+        guard suspensions > 0 else { return }
+        suspensions -= 1
+        guard suspensions == 0, !stopped else { return }
+        dirty = true
+        flush(at: lastInstant)
+    }
+
+    /// Asks `prompt` on the terminal when standard input is the same terminal, in the
+    /// foreground; returns `false` otherwise.
+    func present(_ prompt: WaitAlertPrompt) -> Bool {
+        guard isStandardError, !stopped, !detached, promptDriver == nil, TerminalPrompt.canAsk(),
+            let terminal = terminal as? WaitAlertStandardError
+        else { return false }
+        suspend()  // the region makes way, and gives the terminal guard to the prompt
+        let driver = TerminalPrompt(prompt, terminal: terminal, colors: colors) { [weak self] in
+            self?.promptDriver = nil
+            self?.resume()
+        }
+        promptDriver = driver
+        driver.start()
+        return true
+    }
+
+    /// The program wrote something while lines show: it is printed above them now.
+    private func outputArrived() {
+        guard relay != nil, !stopped, !detached else { return }
+        dirty = true
+        flush(at: lastInstant)
+    }
+
+    /// Catches the program's output from the moment an alert begins (a subprocess started during
+    /// the grace delay writes through what it inherited) until none is left, in the foreground.
+    private func updateCapture() {
+        let shouldCapture =
+            integration.capturesOutput && isStandardError && !stopped && !detached && suspensions == 0
+            && (!running.isEmpty || !rows.isEmpty || !screen.isEmpty)
+        if shouldCapture, relay == nil, let relay = OutputRelay.relay() {
+            let wake: @Sendable () -> Void = { [weak self] in Task { @MainActor in self?.outputArrived() } }
+            if relay.capture(wake: wake) { self.relay = relay }
+        } else if !shouldCapture {
+            releaseOutput()
+        }
+    }
+
+    /// Gives the program its own descriptors back; what it wrote and was not shown yet follows.
+    private func releaseOutput() {
+        guard let relay else { return }
+        self.relay = nil
+        capturedPartials = 0
+        relay.release()
     }
 
     // MARK: - Input and signals
@@ -758,7 +910,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// whether lines are on screen; blocks input only in the foreground, while some alert still
     /// waits for its work.
     private func updateGuard() {
-        let shouldGuard = (!rows.isEmpty || !screen.isEmpty) && isStandardError
+        let shouldGuard = (!rows.isEmpty || !screen.isEmpty) && isStandardError && suspensions == 0
         if shouldGuard != guarding {
             guarding = shouldGuard
             if shouldGuard {
@@ -769,6 +921,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
                 )
             } else {
                 inputBlocked = false
+                releaseOutput()
                 TerminalGuard.deactivate()
             }
         }
@@ -791,6 +944,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Stops drawing for good after the terminal refused a write.
     private func stop() {
         stopped = true
+        releaseOutput()
         if !drawingWithTicker { ticker?.stop() }
         if guarding {
             guarding = false

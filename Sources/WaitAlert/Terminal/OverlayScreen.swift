@@ -33,11 +33,13 @@ struct OverlayScreen {
     }
 
     /// What a line of the region shows: an alert's row, a step its parent planned (by position),
-    /// or the summary of the rows left out.
+    /// the summary of the rows left out, or the unfinished line of a captured stream (by
+    /// descriptor).
     enum Key: Hashable {
         case alert(WaitAlertID)
         case planned(WaitAlertID, Int)
         case summary
+        case captured(Int32)
     }
 
     /// One overlay line: an indent, a spinner glyph or icon, a text, a suffix kept at its end
@@ -60,8 +62,10 @@ struct OverlayScreen {
     private(set) var lines: [(key: Key, line: Line)] = []
     /// Whether the next show draws every line again, whatever changed.
     private var redrawsAll = false
-    /// Whether the lines are no longer on screen (see ``markErased()``).
+    /// Whether the lines are no longer on screen (see ``markErased(cursorShown:)``).
     private var isErased = false
+    /// Whether the overlay hid the cursor and has not shown it again.
+    private var hidesCursor = false
 
     var isEmpty: Bool { lines.isEmpty }
 
@@ -107,11 +111,13 @@ struct OverlayScreen {
         relayout(printing: above, wasEmpty: lines.isEmpty)
     }
 
-    /// The lines are no longer on screen (the program was stopped, which erased them, and
-    /// continued where the shell left the cursor): the next show draws every line from the
-    /// cursor's line, as if new.
-    mutating func markErased() {
+    /// The lines are no longer on screen (the program was stopped, which erased them and showed
+    /// the cursor, and continued where the shell left the cursor; or the program's output was
+    /// printed over them, `cursorShown` false): the next show draws every line from the cursor's
+    /// line, as if new.
+    mutating func markErased(cursorShown: Bool = true) {
         isErased = true
+        if cursorShown { hidesCursor = false }
     }
 
     /// The bytes that turn line `index` from `old` into `new`, from and back to the region's first
@@ -158,7 +164,7 @@ struct OverlayScreen {
         }
     }
 
-    private func relayout(printing above: [String], wasEmpty: Bool) -> [UInt8] {
+    private mutating func relayout(printing above: [String], wasEmpty: Bool) -> [UInt8] {
         var out = wasEmpty ? "" : "\r" + Self.eraseFromCursorRow
         for text in above { out += text + "\r\n" }
         if !lines.isEmpty { out += Self.autowrapOff }
@@ -167,8 +173,9 @@ struct OverlayScreen {
             out += "\r" + render(entry.line) + Self.eraseLine
         }
         if !lines.isEmpty { out += Self.up(lines.count - 1) + "\r" + Self.autowrapOn }
-        if lines.isEmpty, !wasEmpty { out += Self.showCursor }
-        if wasEmpty, !lines.isEmpty { out = Self.hideCursor + out }
+        if lines.isEmpty, hidesCursor || !wasEmpty { out += Self.showCursor }
+        if !lines.isEmpty, !hidesCursor || wasEmpty { out = Self.hideCursor + out }
+        hidesCursor = !lines.isEmpty
         return Self.synchronized(out, when: above.count + lines.count > 1)
     }
 

@@ -24,8 +24,9 @@ extension TerminalGuard {
         static let readers = Atomic<Int>(0)
 
         /// Turns echo off on standard input when it is the same terminal as `output` and this
-        /// process is its foreground. Under ``TerminalGuard/state``'s lock.
-        static func block(sameAs output: Int32) {
+        /// process is its foreground (and canonical mode and signal keys too, for a prompt, when
+        /// `raw`). Under ``TerminalGuard/state``'s lock.
+        static func block(sameAs output: Int32, raw: Bool = false) {
             guard input.load(ordering: .sequentiallyConsistent) < 0,
                 let descriptor = foregroundInput(sameAs: output)
             else { return }
@@ -35,6 +36,15 @@ extension TerminalGuard {
             // Echo off, so typed keys neither show nor move the line. Canonical mode stays: typed
             // lines are kept whole, with erase and kill applied, for whatever reads next.
             modes.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+            if raw {
+                // A prompt reads every key as it comes, Ctrl-C and Ctrl-Z included.
+                modes.c_lflag &= ~tcflag_t(ICANON | ISIG | IEXTEN)
+                modes.c_iflag &= ~tcflag_t(ICRNL | INLCR | IXON)
+                withUnsafeMutableBytes(of: &modes.c_cc) { cc in
+                    cc[Int(VMIN)] = 1
+                    cc[Int(VTIME)] = 0
+                }
+            }
             while readers.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
             context.savedModes.pointee = saved
             guard tcsetattr(descriptor, TCSANOW, &modes) == 0 else { return }

@@ -92,6 +92,7 @@ extension TerminalGuard {
         case SIGINT where interrupts.add(1, ordering: .relaxed).newValue >= 2:
             ProcessGroupGuard.killFromSignal()
             restoreFromSignal()
+            OutputRelay.releaseFromSignal()
             _exit(130)
         case SIGINT:
             ProcessGroupGuard.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
@@ -118,6 +119,7 @@ extension TerminalGuard {
         default:
             ProcessGroupGuard.killFromSignal()
             restoreFromSignal()
+            OutputRelay.releaseFromSignal()
             putBack(signal)
             raise(signal)  // delivered with the previous disposition once this handler returns
         }

@@ -67,7 +67,15 @@ enum TerminalGuard {
             buffer.copyBytes(from: restoreBytes)
             return buffer
         }()
+        /// Turns bracketed paste off.
+        let endPaste: UnsafeMutableRawBufferPointer = {
+            let bytes = Array("\u{1B}[?2004l".utf8)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            buffer.copyBytes(from: bytes)
+            return buffer
+        }()
         /// Clears the taskbar progress (`OSC 9;4;0`).
+
         let clearTaskbar: UnsafeMutableRawBufferPointer = {
             let bytes = Array(TaskbarProgress.State.cleared.sequence.utf8)
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
@@ -124,21 +132,33 @@ enum TerminalGuard {
         }
     }
 
-    /// Records whether overlay lines are on screen (so an abrupt end must erase them).
+    /// Records whether overlay lines are on screen (so an abrupt end must erase them). Lines the
+    /// output relay erased stay off the record until the overlay draws them again (in a frame
+    /// written with ``write(to:composing:)``, which records it).
     static func setDrawn(_ isDrawn: Bool) {
-        drawn.store(isDrawn, ordering: .sequentiallyConsistent)
+        state.withLock { _ in
+            guard !(isDrawn && erasedByRelay.load(ordering: .sequentiallyConsistent)) else { return }
+            drawn.store(isDrawn, ordering: .sequentiallyConsistent)
+        }
     }
+
+    /// Whether the output relay erased the overlay's lines to print the program's output, and
+    /// the overlay has not drawn them again yet. Written under ``state``'s lock.
+    static let erasedByRelay = Atomic<Bool>(false)
+
+    /// Whether a prompt turned bracketed paste on, so every end must turn it off.
+    static let pasteBracketed = Atomic<Bool>(false)
 
     /// Whether a taskbar progress (`OSC 9;4`) is shown, so every end must clear it.
     static let taskbarShown = Atomic<Bool>(false)
 
     /// Turns echo off (or back on) on standard input, when it is the same terminal as the output
     /// and this process is in the foreground; does nothing otherwise.
-    static func blockInput(_ blocked: Bool) {
+    static func blockInput(_ blocked: Bool, raw: Bool = false) {
         state.withLock { _ in
             guard active.load(ordering: .relaxed) else { return }
             if blocked {
-                TerminalModes.block(sameAs: output.load(ordering: .sequentiallyConsistent))
+                TerminalModes.block(sameAs: OutputRelay.real(output.load(ordering: .sequentiallyConsistent)), raw: raw)
             } else {
                 TerminalModes.restore()
             }
@@ -156,6 +176,7 @@ enum TerminalGuard {
         state.withLock { state in
             active.store(false, ordering: .releasing)
             drawn.store(false, ordering: .sequentiallyConsistent)
+            erasedByRelay.store(false, ordering: .sequentiallyConsistent)
             uninstall(&state)
             TerminalModes.restore()
         }
@@ -174,6 +195,21 @@ enum TerminalGuard {
             // Dropped, not failed: after `SIGCONT` the overlay draws afresh.
             guard !quieted.load(ordering: .sequentiallyConsistent) else { return true }
             return terminal.write(bytes)
+        }
+    }
+
+    /// Writes the bytes `compose` returns like ``write(_:to:)``, composing them under the same
+    /// lock: what a frame collects (the program's captured output) is written in the order it was
+    /// collected, never after a later frame's. Nothing is composed while quieted.
+    static func write(to terminal: any WaitAlertTerminal, composing compose: () -> [UInt8]) -> Bool {
+        guard !exited.load(ordering: .acquiring) else { return false }
+        return state.withLock { _ in
+            guard !exited.load(ordering: .relaxed) else { return false }
+            writesInFlight.add(1, ordering: .sequentiallyConsistent)
+            defer { writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            guard !quieted.load(ordering: .sequentiallyConsistent) else { return true }
+            let bytes = compose()
+            return bytes.isEmpty || terminal.write(bytes)
         }
     }
 
@@ -204,6 +240,9 @@ enum TerminalGuard {
             eraseIfDrawn()
             TerminalModes.restore()
         }
+        // Then what the program printed under the overlay and was not shown yet (outside the
+        // lock: flushing may wait on a write that waits on the relay).
+        OutputRelay.shared.withLock { $0 }?.release()
     }
 
     /// A Ctrl-C with no work to cancel: restore the terminal and let `SIGINT` do what it would
@@ -226,9 +265,11 @@ enum TerminalGuard {
     static func eraseIfDrawn() {
         let erases = drawn.exchange(false, ordering: .sequentiallyConsistent)
         let clearsTaskbar = taskbarShown.exchange(false, ordering: .sequentiallyConsistent)
-        guard erases || clearsTaskbar else { return }
-        let output = output.load(ordering: .sequentiallyConsistent)
+        let endsPaste = pasteBracketed.exchange(false, ordering: .sequentiallyConsistent)
+        guard erases || clearsTaskbar || endsPaste else { return }
+        let output = OutputRelay.real(output.load(ordering: .sequentiallyConsistent))
         guard output >= 0, isForeground(output) else { return }
+        if endsPaste { _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.endPaste), to: output) }
         if clearsTaskbar {
             _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.clearTaskbar), to: output)
         }

@@ -40,6 +40,14 @@ public final class TerminalOverlay: WaitAlertRenderer {
         /// Turn off echo on standard input when it is the same terminal, so typing cannot break
         /// the line.
         public var blocksInput: Bool
+        /// Catch what the program and its subprocesses write to standard output and standard
+        /// error while lines show, and print it above them, whole lines in order, instead of
+        /// through them (see <doc:PrintingAroundAlerts>). Only descriptors that are the overlay's
+        /// own terminal are caught, through a pseudo-terminal, so the program still sees a
+        /// terminal; output redirected to a file or a pipe is never touched. Turn it off to keep
+        /// the descriptors as they are (a program that checks which terminal device it writes to,
+        /// or passes its descriptors to another terminal); output then lands in the spinner's line.
+        public var capturesOutput: Bool
         /// Have `SIGTERM` and `SIGHUP` cancel the work like a first Ctrl-C, instead of ending the
         /// program at once (off by default). For programs that must wind something down first,
         /// such as a child process they pass the signal on to. A second such signal (or Ctrl-C)
@@ -48,16 +56,20 @@ public final class TerminalOverlay: WaitAlertRenderer {
         /// made last on standard error decides.
         public var cancelsOnTermination: Bool
 
-        public init(handlesSignals: Bool = true, blocksInput: Bool = true, cancelsOnTermination: Bool = false) {
+        public init(
+            handlesSignals: Bool = true, blocksInput: Bool = true, capturesOutput: Bool = true,
+            cancelsOnTermination: Bool = false
+        ) {
             self.handlesSignals = handlesSignals
             self.blocksInput = blocksInput
+            self.capturesOutput = capturesOutput
             self.cancelsOnTermination = cancelsOnTermination
         }
 
-        /// Signals and input blocking on, for command-line programs.
+        /// Signals, input blocking and output capture on, for command-line programs.
         public static let full = ProcessIntegration()
-        /// Neither: the overlay only draws.
-        public static let none = ProcessIntegration(handlesSignals: false, blocksInput: false)
+        /// None of them: the overlay only draws.
+        public static let none = ProcessIntegration(handlesSignals: false, blocksInput: false, capturesOutput: false)
     }
 
     /// What an alert leaves behind when it ends.
@@ -65,6 +77,8 @@ public final class TerminalOverlay: WaitAlertRenderer {
     /// The interactive overlay, or the plain-line renderer: chosen once.
     private let output: any WaitAlertRenderer
     private let interactive: InteractiveOverlay?
+    /// Whether it draws on the process's standard error, so it may read standard input.
+    private let isStandardError: Bool
 
     /// Makes an overlay.
     ///
@@ -87,7 +101,8 @@ public final class TerminalOverlay: WaitAlertRenderer {
         taskbar: TaskbarProgress = .auto
     ) {
         self.ending = ending
-        if terminal is WaitAlertStandardError {
+        isStandardError = terminal is WaitAlertStandardError
+        if isStandardError {
             ProcessGroupGuard.terminationCancels.store(
                 integration.cancelsOnTermination, ordering: .sequentiallyConsistent)
         }
@@ -129,6 +144,32 @@ public final class TerminalOverlay: WaitAlertRenderer {
 
     public func flush(at instant: Duration) {
         output.flush(at: instant)
+    }
+
+    public func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool {
+        output.print(line, to: stream)
+    }
+
+    public func suspend() {
+        output.suspend()
+    }
+
+    public func resume() {
+        output.resume()
+    }
+
+    /// Asks `prompt` on standard input: with a text field or buttons drawn on the terminal when
+    /// standard input and standard error are the same terminal, else from one line read from
+    /// standard input (see <doc:AskingQuestions>). Only an overlay on standard error asks.
+    public func present(_ prompt: WaitAlertPrompt) -> Bool {
+        guard isStandardError else { return false }
+        if let interactive, interactive.present(prompt) { return true }
+        StandardInputPrompt.present(prompt) { [weak self] record in
+            if self?.print(record, to: .standardError) != true {
+                _ = WaitAlertStandardError.shared.write(Array((TextSanitizer.line(record) + "\n").utf8))
+            }
+        }
+        return true
     }
 
     /// Re-reads the terminal's width and redraws every line, leaving no garbage behind when the

@@ -30,34 +30,38 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
     }
 
     public var isInteractive: Bool {
-        guard isatty(descriptor) == 1 else { return false }
+        guard isatty(target) == 1 else { return false }
         guard let term = getenv("TERM").map({ String(cString: $0) }) else { return false }
         return !term.isEmpty && term != "dumb"
     }
 
     public var columns: Int? {
         var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard ioctl(target, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 
     public var rows: Int? {
         var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+        guard ioctl(target, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
         return Int(size.ws_row)
     }
 
     /// Whether this process's group is the terminal's foreground process group; `true` also when
     /// standard error is not the process's controlling terminal (no job control applies).
     public var isForeground: Bool {
-        TerminalGuard.isForeground(descriptor)
+        TerminalGuard.isForeground(target)
     }
+
+    /// The descriptor that reaches the terminal: while the overlay captures the program's output,
+    /// standard error is a pseudo-terminal and the real one is a duplicate (``OutputRelay``).
+    private var target: Int32 { OutputRelay.real(descriptor) }
 
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         guard !broken.load(ordering: .relaxed) else { return false }
         let complete = withoutBrokenPipeSignal {
-            bytes.withUnsafeBytes { Self.writeAll($0, to: descriptor) }
+            bytes.withUnsafeBytes { Self.writeAll($0, to: target) }
         }
         if !complete { broken.store(true, ordering: .relaxed) }
         return complete
@@ -70,7 +74,7 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
         #if os(Linux)
             Self.blockingBrokenPipeSignal(body)
         #else
-            _ = fcntl(descriptor, F_SETNOSIGPIPE, 1)
+            _ = fcntl(target, F_SETNOSIGPIPE, 1)
             return body()
         #endif
     }

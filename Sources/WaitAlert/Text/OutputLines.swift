@@ -74,6 +74,9 @@ package struct OutputLines: Sendable {
         return startedAt + Self.partialDelay
     }
 
+    /// The unfinished line's bytes since its last `\r`.
+    package var unfinishedBytes: [UInt8] { current }
+
     /// Whether a line is under way (written but not finished).
     package var hasUnfinishedLine: Bool { startedAt != nil }
 
@@ -82,6 +85,14 @@ package struct OutputLines: Sendable {
         defer { self = OutputLines() }
         guard !current.isEmpty else { return [] }
         return [Self.decode(current[...])]
+    }
+
+    /// Ends the stream for a display that is going away: the unfinished line's bytes (its text
+    /// since its last `\r`, and a `\r` that ended it), to be written as they are, with no line
+    /// end added.
+    package mutating func finishRaw() -> [UInt8] {
+        defer { self = OutputLines() }
+        return carriageReturn ? current + [UInt8(ascii: "\r")] : current
     }
 
     private mutating func endLine(into lines: inout [String]) {

@@ -16,7 +16,7 @@ public import WaitAlert
 /// - The controls CR, LF, BS, TAB and BEL. LF moves to the start of the next line, as it does behind a tty
 ///   that translates LF to CR LF (the default output processing); VT and FF act like LF.
 /// - The control sequences `CSI K` and `CSI J` (erase, modes 0, 1 and 2), `CSI A`/`B`/`C`/`D` (relative cursor
-///   motion), `CSI G` and `CSI H`/`f` (absolute cursor position), `CSI ?25 l/h` (cursor visibility),
+///   motion), `CSI G` and `CSI H`/`f` (absolute cursor position), `CSI ?25 l/h` (cursor visibility), `CSI ?2004 h/l` (bracketed paste),
 ///   `CSI ?7 l/h` (autowrap), `CSI m` (text style, tracked by ``isStyled`` only), `CSI s`/`u` and
 ///   `ESC 7`/`ESC 8` (save and restore the cursor).
 ///
@@ -127,6 +127,11 @@ public final class InMemoryTerminal: WaitAlertTerminal {
     /// Whether the cursor is shown; `CSI ?25l` hides it and `CSI ?25h` shows it again.
     public var isCursorVisible: Bool {
         state.withLock { $0.screen.isCursorVisible }
+    }
+
+    /// Whether bracketed paste (`CSI ?2004h`, set while a prompt reads the keyboard) is on.
+    public var isPasteBracketed: Bool {
+        state.withLock { $0.screen.isPasteBracketed }
     }
 
     /// Whether a synchronized update (`CSI ?2026h`) is open: a frame begun and not ended.

@@ -62,6 +62,8 @@ extension InMemoryTerminal.Screen {
                 if !isSet { isWrapPending = false }
             case 25:
                 isCursorVisible = isSet
+            case 2004:
+                isPasteBracketed = isSet
             case 2026:
                 // Synchronized output: a frame applied at once. Applied as it comes here; only
                 // whether the blocks balance is kept.

@@ -32,6 +32,8 @@ extension InMemoryTerminal {
         var isWrapPending = false
         var autowraps = true
         var isCursorVisible = true
+        /// Whether bracketed paste (mode 2004) is on.
+        var isPasteBracketed = false
         /// Whether a synchronized update (mode 2026) is open, and how many have begun.
         var isSynchronizing = false
         var synchronizedUpdates = 0

@@ -274,6 +274,105 @@ struct ArticleExampleTests {
 
 // What the examples call: the user's own work, here ending at once.
 
+extension ArticleExampleTests {
+    @Test func printingThroughThePresenter() async throws {
+        try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Syncing") { alert in
+                let changed = try await sync()
+                WaitAlertPresenter.current.print("\(changed) files changed")
+            }
+        }
+        #expect(bed.recorder.printed == ["3 files changed"])
+    }
+
+    @Test func suspendingToAsk() async throws {
+        let proceed = try await withWaitAlertPresenter(bed.presenter) {
+            let proceed = try await withWaitAlert("Deploying") { alert in
+                try await prepare()
+                return await WaitAlertPresenter.current.withAlertsSuspended {
+                    askUser("Continue? [y/N] ") == "y"  // print the question, then readLine()
+                }
+            }
+            return proceed
+        }
+        #expect(proceed)
+        let events = bed.recorder.events.filter { $0 == .suspended || $0 == .resumed }
+        #expect(events == [.suspended, .resumed])
+    }
+
+    @Test func followingACompiler() async throws {
+        let compiler = Compiler(output: (1...12).map { "line \($0)" }, exitStatus: 1)
+        await #expect(throws: BuildFailed.self) {
+            try await withWaitAlertPresenter(bed.presenter) {
+                try await withWaitAlert("Building") { alert in
+                    try await alert.follow(lines: compiler.outputLines)
+                    guard await compiler.status == 0 else { throw BuildFailed() }  // the last 10 lines show
+                }
+            }
+        }
+        #expect(bed.recorder.logs == (3...12).map { "line \($0)" })
+        #expect(bed.recorder.texts.contains("line 12"))
+    }
+}
+
+extension ArticleExampleTests {
+    @Test func askingQuestions() async throws {
+        bed.answer("")
+        bed.choose("Skip")
+        bed.confirm(true)
+        let work = bed.start {
+            let name = try await askText("Name of the new project:", default: "demo")
+            let choice = try await askChoice(
+                "Upload failed", message: "Server unreachable",
+                buttons: [WaitAlertButton("Retry", role: .default), "Skip", WaitAlertButton("Abort", role: .cancel)])
+            if try await confirm("Overwrite 3 files?", default: false) { try overwrite() }
+            return "\(name) \(choice.index) \(choice.title)"
+        }
+        #expect(try await bed.run(until: work) == "demo 1 Skip")
+        bed.expectEveryAnswerUsed()
+    }
+
+    @Test func askingQuestionsInTests() async throws {
+        bed.answer("demo")
+        bed.choose("Retry")
+        bed.confirm(true)
+        let work = bed.start {
+            let name = try await askText("Name:")
+            let choice = try await askChoice("Upload failed", buttons: ["Retry", "Skip"])
+            return "\(name) \(choice.title) \(try await confirm("Sure?"))"
+        }
+        #expect(try await bed.run(until: work) == "demo Retry true")
+    }
+}
+
+private func overwrite() throws {}
+private func sync() async throws -> Int { 3 }
+private func prepare() async throws {}
+private func askUser(_ question: String) -> String { "y" }
+private struct BuildFailed: Error {}
+
+/// A compiler's output lines and exit status, for the examples.
+private actor Compiler {
+    let output: [String]
+    private var exitStatus: Int32
+
+    init(output: [String], exitStatus: Int32) {
+        self.output = output
+        self.exitStatus = exitStatus
+    }
+
+    /// The exit status, once the output has ended.
+    var status: Int32 { exitStatus }
+
+    nonisolated var outputLines: AsyncStream<String> {
+        let output = output
+        return AsyncStream { continuation in
+            for line in output { continuation.yield(line) }
+            continuation.finish()
+        }
+    }
+}
+
 struct Upload: Sendable { var bytes: Int }
 
 func upload() async throws -> Upload { Upload(bytes: 2048) }

@@ -1,0 +1,109 @@
+import Dispatch
+import WaitAlert
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `wait-alert-demo output`: a program that prints while its wait alert shows — with `print`,
+/// to standard error, and through a subprocess (whole lines, a line rewritten with `\r`) — and
+/// whose output comes out above the alert, never through it.
+///
+///     swift run wait-alert-demo output              five steps, each printing to both streams
+///     swift run wait-alert-demo output --megabyte   a subprocess writes 1 MB to each stream
+///     swift run wait-alert-demo output --exit       exit(0) right after printing, mid-alert
+///     swift run wait-alert-demo output --crash      a fatal error right after printing
+///     swift run wait-alert-demo output --ask        asks a question with the alert suspended
+enum OutputDemo {
+    static let usage = "wait-alert-demo output [--megabyte] [--exit] [--crash] [--ask]"
+
+    struct Options {
+        var megabyte = false
+        var exits = false
+        var crashes = false
+        var asks = false
+    }
+
+    static func parse(_ arguments: [String]) -> Options? {
+        var options = Options()
+        for argument in arguments {
+            switch argument {
+            case "--megabyte": options.megabyte = true
+            case "--exit": options.exits = true
+            case "--crash": options.crashes = true
+            case "--ask": options.asks = true
+            default: return nil
+            }
+        }
+        return options
+    }
+
+    @MainActor static func runAndExit(_ arguments: [String]) async -> Never {
+        await runModeAndExit(arguments, usage: usage, parse: parse, run: run)
+    }
+
+    @MainActor static func run(_ options: Options) async throws {
+        if options.megabyte {
+            try await withWaitAlert("Copying a megabyte", success: "Copied") { alert in
+                alert.update("Two streams at once")
+                let status = await shell(
+                    "seq -f 'out %06g' 1 90000 & seq -f 'err %06g' 1 90000 >&2; wait")
+                if status != 0 { throw ShellFailure(status: status) }
+            }
+            return
+        }
+        try await withWaitAlert("Working", success: "Done") { alert in
+            for step in 1...5 {
+                alert.update("Step \(step) of 5")
+                print("print line \(step)")
+                writeToStandardError("standard error line \(step)\n")
+                if options.exits, step == 3 { exit(0) }
+                if options.crashes, step == 3 { fatalError("the demo crashed on purpose at step \(step)") }
+                if options.asks, step == 2 {
+                    let answer = await WaitAlertPresenter.current.withAlertsSuspended {
+                        print("Your name? ", terminator: "")
+                        return readLine() ?? ""
+                    }
+                    WaitAlertPresenter.current.print("Hello, \(answer)!")
+                }
+                let status = await shell(
+                    "echo \"subprocess $0 says hi\"; echo \"subprocess $0 warns\" >&2; "
+                        + "printf 'downloading 10%%\\r'; sleep 0.2; printf 'downloading 60%%\\r'; sleep 0.2; "
+                        + "printf 'downloading 100%%\\n'",
+                    "\(step)")
+                if status == 128 + SIGINT { throw CancellationError() }  // Ctrl-C reached it too
+                if status != 0 { throw ShellFailure(status: status) }
+            }
+        }
+    }
+
+    /// Writes `text` to descriptor 2, as C code or a library would.
+    static func writeToStandardError(_ text: String) {
+        _ = text.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+    }
+
+    struct ShellFailure: Error, CustomStringConvertible {
+        var status: Int32
+        var description: String { "The subprocess ended with status \(status)" }
+    }
+
+    /// Runs `script` with `sh -c`, inheriting the descriptors; returns its exit status.
+    static func shell(_ script: String, _ name: String = "sh") async -> Int32 {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let arguments = ["/bin/sh", "-c", script, name]
+                var argv = arguments.map { strdup($0) } + [nil]
+                defer { argv.forEach { free($0) } }
+                var pid = pid_t()
+                guard posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ) == 0 else {
+                    return continuation.resume(returning: 127)
+                }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+                continuation.resume(returning: (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F))
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension WaitAlertPresenter {
+    /// Prints `line` above the alerts, from anywhere in the program: not tied to one alert's
+    /// work, and never through a spinner's line.
+    ///
+    /// On a terminal that shows alerts, the line is printed above them (colours kept, other
+    /// escape sequences removed) and they are drawn again under it; otherwise — no alert on
+    /// screen, standard output redirected to a file or a pipe, a UI presenter — it is written to
+    /// `stream` as `Swift.print` would, in order with the program's own output.
+    ///
+    /// ```swift
+    /// try await withWaitAlert("Syncing") { alert in
+    ///     WaitAlertPresenter.current.print("3 files changed")
+    /// }
+    /// ```
+    ///
+    /// Output the program writes by other means while alerts show (`print`, a subprocess) is
+    /// caught and printed above them too (``TerminalOverlay/ProcessIntegration/capturesOutput``).
+    public func print(_ line: String, to stream: WaitAlertOutputStream = .standardOutput) {
+        var printed = false
+        for renderer in renderers where renderer.print(line, to: stream) { printed = true }
+        guard !printed else { return }
+        switch stream {
+        case .standardOutput:
+            Swift.print(line)
+        case .standardError:
+            let bytes = Array((line + "\n").utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with the alerts off the screen and the terminal as the program found it: echo
+    /// and line editing on, signals as they were, nothing drawn; the alerts come back when it
+    /// returns or throws. Use it to ask something in the middle of the work.
+    ///
+    /// ```swift
+    /// try await withWaitAlert("Deploying") { alert in
+    ///     let answer = await WaitAlertPresenter.current.withAlertsSuspended {
+    ///         print("Continue? [y/N] ", terminator: "")
+    ///         return readLine()
+    ///     }
+    ///     guard answer == "y" else { throw CancellationError() }
+    /// }
+    /// ```
+    ///
+    /// Alerts keep their state meanwhile: texts and progress reported while suspended show when
+    /// they are back, and log lines are printed then, in order. Calls nest.
+    public func withAlertsSuspended<Value>(_ body: () async throws -> Value) async rethrows -> Value {
+        for renderer in renderers { renderer.suspend() }
+        defer { for renderer in renderers { renderer.resume() } }
+        return try await body()
+    }
+}

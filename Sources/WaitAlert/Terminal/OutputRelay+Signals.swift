@@ -1,0 +1,144 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension OutputRelay {
+    /// The signals of a crash, handled while capturing so that the crash report reaches the real
+    /// terminal.
+    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+
+    /// Memory a signal handler reads, allocated once and never freed.
+    struct SignalContext {
+        let savedActions = UnsafeMutablePointer<sigaction>.allocate(capacity: crashSignals.count)
+        let installed = UnsafeMutablePointer<Bool>.allocate(capacity: crashSignals.count)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        /// The captured bytes not printed yet, as they were written (``unprintedCount`` of them).
+        let unprinted = UnsafeMutableRawBufferPointer.allocate(byteCount: 512 * 1024, alignment: 1)
+    }
+
+    /// Set by a signal handler that ends the program: the relay reads no more.
+    static let frozen = Atomic<Bool>(false)
+    /// Reads of a pseudo-terminal under way (with the copy they keep).
+    static let readsInFlight = Atomic<Int>(0)
+
+    /// How many bytes of ``SignalContext/unprinted`` hold output not printed yet.
+    static let unprintedCount = Atomic<Int>(0)
+
+    /// Keeps a copy of `bytes`, just read from a captured stream, until it is printed: a program
+    /// that ends on a signal before the overlay printed it still shows it. Under the relay's lock.
+    static func keepUnprinted(_ bytes: ArraySlice<UInt8>) {
+        let count = unprintedCount.load(ordering: .sequentiallyConsistent)
+        let kept = min(bytes.count, signalContext.unprinted.count - count)
+        guard kept > 0 else { return }
+        UnsafeMutableRawBufferPointer(rebasing: signalContext.unprinted[count..<count + kept])
+            .copyBytes(from: bytes.prefix(kept))
+        unprintedCount.store(count + kept, ordering: .sequentiallyConsistent)
+    }
+
+    /// Everything read was printed, except `unfinished` (the unfinished lines). Under the relay's
+    /// lock.
+    static func printedAll(keeping unfinished: [UInt8]) {
+        unprintedCount.store(0, ordering: .sequentiallyConsistent)
+        keepUnprinted(unfinished[...])
+    }
+
+    // Read by the signal handlers; its pointers never change. Written only under the relay's
+    // lock while no crash handler is installed.
+    @exclusivity(unchecked) nonisolated(unsafe) static var signalContext = SignalContext()
+
+    /// The pseudo-terminal controllers of the captured streams (output, error), or -1.
+    private static let outputController = Atomic<Int32>(-1)
+    private static let errorController = Atomic<Int32>(-1)
+
+    /// Publishes the controller of `stream`'s pseudo-terminal while it is captured (-1 after).
+    static func publishController(_ controller: Int32, of stream: Stream) {
+        switch stream {
+        case .output: outputController.store(controller, ordering: .sequentiallyConsistent)
+        case .error: errorController.store(controller, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Puts the real descriptors back and writes what the pseudo-terminals still hold to them,
+    /// unprocessed, for a program that is ending on a signal: its last words (a crash message, a
+    /// report written after the signal) reach the terminal. Async-signal-safe.
+    static func releaseFromSignal() {
+        // The relay stops reading, and a read under way (with its copy) is waited for, at most
+        // 50 ms: from then on what was read is in the kept copy, and the rest in the
+        // pseudo-terminals.
+        frozen.store(true, ordering: .sequentiallyConsistent)
+        var waits = 0
+        while readsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
+            _ = poll(nil, 0, 1)
+            waits += 1
+        }
+        let error = real(STDERR_FILENO)
+        let unprinted = unprintedCount.exchange(0, ordering: .sequentiallyConsistent)
+        if error != STDERR_FILENO, unprinted > 0 {
+            _ = WaitAlertStandardError.writeAll(
+                UnsafeRawBufferPointer(rebasing: signalContext.unprinted[..<unprinted]), to: error)
+        }
+        for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
+            let real = real(descriptor)
+            let controller =
+                descriptor == STDOUT_FILENO
+                ? outputController.exchange(-1, ordering: .sequentiallyConsistent)
+                : errorController.exchange(-1, ordering: .sequentiallyConsistent)
+            guard real != descriptor else { continue }
+            _ = dup2(real, descriptor)
+            guard controller >= 0 else { continue }
+            let buffer = signalContext.buffer
+            while case let count = read(controller, buffer.baseAddress, buffer.count), count > 0 {
+                _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: real)
+            }
+        }
+    }
+
+    /// Installs the crash handlers (under the relay's lock).
+    static func installCrashHandlers() {
+        var action = sigaction()
+        #if canImport(Glibc)
+            action.__sigaction_handler.sa_sigaction = { signal, info, _ in OutputRelay.handleCrash(signal, info) }
+        #else
+            action.__sigaction_u.__sa_sigaction = { signal, info, _ in OutputRelay.handleCrash(signal, info) }
+        #endif
+        action.sa_flags = SA_SIGINFO | SA_ONSTACK
+        sigemptyset(&action.sa_mask)
+        for (index, signal) in crashSignals.enumerated() {
+            signalContext.installed[index] =
+                sigaction(signal, nil, &signalContext.savedActions[index]) == 0
+                && sigaction(signal, &action, nil) == 0
+        }
+    }
+
+    /// Puts the previous crash handlers back (under the relay's lock).
+    static func uninstallCrashHandlers() {
+        for (index, signal) in crashSignals.enumerated() where signalContext.installed[index] {
+            sigaction(signal, &signalContext.savedActions[index], nil)
+            signalContext.installed[index] = false
+        }
+    }
+
+    /// A crash while capturing: the real descriptors and the terminal come back, then the signal
+    /// goes on to what handled it before (the runtime's crash report, or the default action).
+    private static func handleCrash(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
+        TerminalGuard.eraseIfDrawn()
+        releaseFromSignal()
+        TerminalGuard.TerminalModes.restore()
+        if let index = crashSignals.firstIndex(of: signal), signalContext.installed[index] {
+            sigaction(signal, &signalContext.savedActions[index], nil)
+        } else {
+            var fallback = sigaction()
+            sigemptyset(&fallback.sa_mask)
+            sigaction(signal, &fallback, nil)  // SIG_DFL
+        }
+        // A fault happens again when the handler returns, now with the previous handler; a signal
+        // that was sent (`abort()`, `kill`) is sent again.
+        if (info?.pointee.si_code ?? 0) <= 0 { raise(signal) }
+    }
+}

@@ -1,0 +1,421 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Catches what the program and its subprocesses write to standard output and standard error
+/// while an overlay shows on that terminal, so it comes out above the region instead of through
+/// it.
+///
+/// While capturing, descriptors 1 and 2 (1 only when it is the overlay's own terminal) are
+/// pseudo-terminals: the program still sees a terminal there (`isatty`, colours, line buffering
+/// and the window size are unchanged), and one relay thread drains them continuously into lines
+/// (``OutputLines``). The overlay collects the lines at each draw, in order within each stream,
+/// and prints them above the region; the relay wakes it when output comes. If the overlay does
+/// not collect (its thread is busy, or is the one printing), the relay prints the lines itself
+/// once ``backlogLimit`` bytes wait, erasing the region, which the overlay then draws again: the
+/// memory stays bounded and a program that prints a lot never waits on the overlay.
+///
+/// Releasing puts the real descriptors back and prints what was still on its way, the unfinished
+/// line as it was written. The relay and its pseudo-terminals stay for the next capture; output
+/// that a subprocess writes through them after a release passes straight to the terminal.
+/// The real descriptors are duplicated once and never closed, so a write racing with a release
+/// never lands on a reused descriptor.
+final class OutputRelay: Sendable {
+    /// One of the two captured streams.
+    enum Stream: Int, Sendable, CaseIterable {
+        case output = 1
+        case error = 2
+    }
+
+    /// A line of captured output.
+    struct Line: Sendable, Equatable {
+        var stream: Stream
+        var text: String
+    }
+
+    /// What the overlay collects at a draw.
+    struct Collected: Sendable {
+        /// The lines finished since the last collection, in the order they were written.
+        var lines: [Line] = []
+        /// The unfinished line of each stream that has waited long enough to show.
+        var partials: [Stream: String] = [:]
+        /// Whether the relay printed lines itself and so erased the region.
+        var erasedRegion = false
+    }
+
+    /// Bytes of lines waiting for the overlay before the relay prints them itself.
+    static let backlogLimit = 256 * 1024
+
+    /// The real terminal behind descriptor 1 and 2 while they are captured, or -1.
+    private static let realOutput = Atomic<Int32>(-1)
+    private static let realError = Atomic<Int32>(-1)
+
+    /// The descriptor that reaches what `descriptor` (1 or 2) reached before the capture: a
+    /// duplicate of it while it is captured, `descriptor` itself otherwise. Async-signal-safe.
+    static func real(_ descriptor: Int32) -> Int32 {
+        let real =
+            switch descriptor {
+            case STDOUT_FILENO: realOutput.load(ordering: .sequentiallyConsistent)
+            case STDERR_FILENO: realError.load(ordering: .sequentiallyConsistent)
+            default: Int32(-1)
+            }
+        return real >= 0 ? real : descriptor
+    }
+
+    private static func publishReal(_ descriptor: Int32, of stream: Stream) {
+        switch stream {
+        case .output: realOutput.store(descriptor, ordering: .sequentiallyConsistent)
+        case .error: realError.store(descriptor, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// The relay of the process, made by the first capture; `nil` until then or when the system
+    /// has no pseudo-terminals to give.
+    static let shared = Mutex<OutputRelay?>(nil)
+
+    /// The capture of one stream: its pseudo-terminal and the real descriptor it stands in for.
+    struct Channel: Sendable {
+        var stream: Stream
+        /// The pseudo-terminal's controller (read by the relay) and device (given to the program).
+        var controller: Int32
+        var device: Int32
+        /// A duplicate of the real descriptor, made once.
+        var real: Int32
+    }
+
+    struct State: Sendable {
+        var channels: [Channel] = []
+        var lines: [Stream: OutputLines] = [:]
+        /// Lines waiting for the overlay, and their size in bytes.
+        var waiting: [Line] = []
+        var waitingBytes = 0
+        /// Whether the overlay collects (a capture is on) and how the relay wakes it.
+        var wake: (@Sendable () -> Void)?
+        /// Whether the overlay was already woken and has not collected since.
+        var woken = false
+        var erasedRegion = false
+        var capturedStreams: Set<Stream> = []
+        /// The bytes of the unfinished lines.
+        var unfinishedBytes: [UInt8] { lines.values.flatMap(\.unfinishedBytes) }
+        /// Where reads land.
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    }
+
+    let state = Mutex(State())
+    /// The write end of the pipe that wakes the relay thread, and its read end.
+    private let wakeWrite: Int32
+    private let wakeRead: Int32
+
+    private init?(channels: [Channel]) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        (wakeRead, wakeWrite) = (ends[0], ends[1])
+        state.withLock { state in
+            state.channels = channels
+            for channel in channels { state.lines[channel.stream] = OutputLines() }
+        }
+        let relay = self
+        DispatchQueue(label: "WaitAlert output relay", qos: .userInitiated).async { relay.run() }
+    }
+
+    /// The process's relay, made on first use.
+    static func relay() -> OutputRelay? {
+        shared.withLock { shared in
+            if let shared { return shared }
+            var channels: [Channel] = []
+            for stream in Stream.allCases {
+                guard let channel = Self.openChannel(for: stream) else { continue }
+                channels.append(channel)
+            }
+            guard !channels.isEmpty else { return nil }
+            shared = OutputRelay(channels: channels)
+            return shared
+        }
+    }
+
+    // MARK: - Capturing
+
+    /// Starts capturing standard error (the overlay's terminal, `real`) and standard output when
+    /// it is the same terminal; `wake` is called, on the relay thread, when output waits.
+    /// Returns whether anything is captured.
+    func capture(wake: @escaping @Sendable () -> Void) -> Bool {
+        // Flushed to the real terminal before the switch, outside the lock: a flush may wait for
+        // another thread's write, which may wait for the relay. Only when standard output is the
+        // terminal: a program whose output goes to a file keeps its own buffering.
+        if Self.capturesStandardOutput() { fflush(nil) }
+        return state.withLock { state in
+            guard state.wake == nil else { return true }
+            let terminal = Self.deviceOf(STDERR_FILENO)
+            for channel in state.channels {
+                let descriptor = Int32(channel.stream.rawValue)
+                guard isatty(descriptor) == 1, let terminal, Self.deviceOf(descriptor) == terminal else { continue }
+                Self.copyModes(from: descriptor, to: channel.device)
+                // The real descriptor is published before the switch: a write that reads it in
+                // between reaches the terminal either way.
+                if Self.deviceOf(channel.real) != terminal { continue }  // descriptor 1 or 2 was replaced
+                Self.publishReal(channel.real, of: channel.stream)
+                guard dup2(channel.device, descriptor) >= 0 else {
+                    Self.publishReal(-1, of: channel.stream)
+                    continue
+                }
+                state.capturedStreams.insert(channel.stream)
+                Self.publishController(channel.controller, of: channel.stream)
+            }
+            guard !state.capturedStreams.isEmpty else { return false }
+            state.wake = wake
+            state.woken = false
+            OutputRelay.installCrashHandlers()
+            return true
+        }
+    }
+
+    /// Ends the capture: the real descriptors come back, and what was written through the
+    /// capture and not printed yet is written to them — lines first, then each stream's
+    /// unfinished line as it was, with no line end added.
+    func release() {
+        // Outside the lock, as in `capture`: what the streams buffer goes through the capture.
+        if state.withLock({ $0.capturedStreams.contains(.output) }) { fflush(nil) }
+        state.withLock { state in
+            guard state.wake != nil else { return }
+            for stream in state.capturedStreams {
+                Self.publishController(-1, of: stream)
+                _ = dup2(Self.real(Int32(stream.rawValue)), Int32(stream.rawValue))
+                Self.publishReal(-1, of: stream)
+            }
+            OutputRelay.uninstallCrashHandlers()
+            drain(&state, at: Self.now())
+            // In the order written: consecutive lines of one stream in one write.
+            var writes: [(stream: Stream, bytes: [UInt8])] = []
+            func add(_ bytes: [UInt8], to stream: Stream) {
+                if writes.last?.stream == stream {
+                    writes[writes.count - 1].bytes += bytes
+                } else {
+                    writes.append((stream, bytes))
+                }
+            }
+            for line in state.waiting {
+                add(Array(TextSanitizer.keepingColors(line.text).utf8) + [0x0A], to: line.stream)
+            }
+            for stream in Stream.allCases where state.capturedStreams.contains(stream) {
+                add(state.lines[stream]?.finishRaw() ?? [], to: stream)
+            }
+            state.waiting = []
+            Self.printedAll(keeping: state.unfinishedBytes)
+            state.waitingBytes = 0
+            state.wake = nil
+            state.erasedRegion = false
+            state.capturedStreams = []
+            for (stream, bytes) in writes where !bytes.isEmpty {
+                _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: Int32(stream.rawValue)) }
+            }
+        }
+    }
+
+    /// The lines finished since the last collection and the unfinished lines to show, reading
+    /// first what the pseudo-terminals hold: everything written before the call is in it.
+    func collect(at instant: Duration) -> Collected {
+        state.withLock { state in
+            guard state.wake != nil else { return Collected() }
+            drain(&state, at: instant)
+            var collected = Collected(lines: state.waiting, erasedRegion: state.erasedRegion)
+            for stream in state.capturedStreams {
+                collected.partials[stream] = state.lines[stream]?.partial(at: instant)
+            }
+            state.waiting = []
+            Self.printedAll(keeping: state.unfinishedBytes)
+            state.waitingBytes = 0
+            state.woken = false
+            state.erasedRegion = false
+            return collected
+        }
+    }
+
+    /// Gives the pseudo-terminals the real terminal's window size.
+    func resize() {
+        let channels = state.withLock { $0.channels }
+        var size = winsize()
+        guard ioctl(Self.real(STDERR_FILENO), UInt(TIOCGWINSZ), &size) == 0 else { return }
+        for channel in channels { _ = ioctl(channel.device, UInt(TIOCSWINSZ), &size) }
+    }
+
+    /// Whether a capture is on.
+    var isCapturing: Bool { state.withLock { $0.wake != nil } }
+
+    // MARK: - The relay thread
+
+    private func run() {
+        let channels = state.withLock { $0.channels }
+        var descriptors = channels.map { pollfd(fd: $0.controller, events: Int16(POLLIN), revents: 0) }
+        descriptors.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+        while true {
+            // Sleeps until output comes, or until an unfinished line is due to show.
+            let timeout = state.withLock { state -> Int32 in
+                let now = Self.now()
+                let deadline = state.lines.values.compactMap(\.partialDeadline).filter { $0 > now }.min()
+                guard state.wake != nil, let deadline else { return -1 }
+                return Int32(clamping: Int(((deadline - now) / .milliseconds(1)).rounded(.up)))
+            }
+            for index in descriptors.indices { descriptors[index].revents = 0 }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            if ready < 0, errno != EINTR { return }
+            var byte = UInt8(0)
+            while read(wakeRead, &byte, 1) > 0 {}
+            let wake = state.withLock { state -> (@Sendable () -> Void)? in
+                let now = Self.now()
+                drain(&state, at: now)
+                guard let wake = state.wake else { return nil }
+                let partialShows = state.capturedStreams.contains { stream in
+                    state.lines[stream]?.partial(at: now) != nil
+                }
+                guard !state.woken, !state.waiting.isEmpty || partialShows else { return nil }
+                state.woken = true
+                return wake
+            }
+            // With nothing on screen the lines go out at once; otherwise the overlay prints them
+            // above its lines, unless too many wait for it.
+            if !TerminalGuard.drawn.load(ordering: .sequentiallyConsistent)
+                || state.withLock({ $0.waitingBytes > Self.backlogLimit })
+            {
+                printBacklog()
+            } else {
+                wake?()
+            }
+        }
+    }
+
+    /// Reads everything the pseudo-terminals hold, without waiting: into lines while capturing,
+    /// straight to the real descriptors otherwise.
+    private func drain(_ state: inout State, at instant: Duration) {
+        for channel in state.channels {
+            while true {
+                // A read and the copy kept for a signal handler happen together (see
+                // `releaseFromSignal`).
+                Self.readsInFlight.add(1, ordering: .sequentiallyConsistent)
+                defer { Self.readsInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+                guard !Self.frozen.load(ordering: .sequentiallyConsistent) else { return }
+                let count = state.buffer.withUnsafeMutableBytes { read(channel.controller, $0.baseAddress, $0.count) }
+                guard count > 0 else { break }
+                let bytes = state.buffer[..<count]
+                guard state.wake != nil, state.capturedStreams.contains(channel.stream) else {
+                    _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: channel.real) }
+                    continue
+                }
+                Self.keepUnprinted(bytes)
+                for text in state.lines[channel.stream, default: OutputLines()].feed(bytes, at: instant) {
+                    state.waiting.append(Line(stream: channel.stream, text: text))
+                    state.waitingBytes += text.utf8.count + 1
+                }
+                if state.waitingBytes > Self.backlogLimit { break }
+            }
+        }
+    }
+
+    /// Prints the waiting lines without the overlay, which is not collecting them: erases the
+    /// region (the overlay draws it again at its next draw) and writes them, in the overlay's
+    /// lock order (terminal guard, then relay).
+    private func printBacklog() {
+        TerminalGuard.state.withLock { _ in
+            state.withLock { state in
+                guard state.wake != nil, !state.waiting.isEmpty else { return }
+                var out = ""
+                if TerminalGuard.drawn.exchange(false, ordering: .sequentiallyConsistent) {
+                    out = "\r" + OverlayScreen.eraseFromCursorRow
+                    state.erasedRegion = true
+                    TerminalGuard.erasedByRelay.store(true, ordering: .sequentiallyConsistent)
+                }
+                for line in state.waiting { out += TextSanitizer.keepingColors(line.text) + "\r\n" }
+                state.waiting = []
+                Self.printedAll(keeping: state.unfinishedBytes)
+                state.waitingBytes = 0
+                state.woken = false
+                let bytes = Array(out.utf8)
+                _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: Self.real(STDERR_FILENO)) }
+            }
+        }
+    }
+
+    static func now() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+
+    // MARK: - Pseudo-terminals
+
+    /// A pseudo-terminal for `stream`, with a duplicate of its real descriptor; `nil` when the
+    /// descriptor is not a terminal or the system has no pseudo-terminal to give.
+    private static func openChannel(for stream: Stream) -> Channel? {
+        let descriptor = Int32(stream.rawValue)
+        guard isatty(descriptor) == 1 else { return nil }
+        let (controller, device) = openPseudoTerminal()
+        guard controller >= 0 else { return nil }
+        let real = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
+        guard device >= 0, real >= 0 else {
+            close(controller)
+            if device >= 0 { close(device) }
+            if real >= 0 { close(real) }
+            return nil
+        }
+        _ = fcntl(controller, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(controller, F_SETFL, fcntl(controller, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(device, F_SETFD, FD_CLOEXEC)
+        return Channel(stream: stream, controller: controller, device: device, real: real)
+    }
+
+    /// A new pseudo-terminal's controller and device, neither of them the controlling terminal.
+    private static func openPseudoTerminal() -> (controller: Int32, device: Int32) {
+        #if os(Linux)
+            // The C library hides `posix_openpt` and `unlockpt` from Swift; their Linux calls are
+            // these (`TIOCSPTLCK` and `TIOCGPTN` on every architecture with the generic encoding).
+            let controller = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+            guard controller >= 0 else { return (-1, -1) }
+            var unlock: Int32 = 0
+            var number: UInt32 = 0
+            guard ioctl(controller, 0x4004_5431, &unlock) == 0, ioctl(controller, 0x8004_5430, &number) == 0 else {
+                close(controller)
+                return (-1, -1)
+            }
+            return (controller, open("/dev/pts/\(number)", O_RDWR | O_NOCTTY))
+        #else
+            let controller = posix_openpt(O_RDWR | O_NOCTTY)
+            guard controller >= 0 else { return (-1, -1) }
+            guard grantpt(controller) == 0, unlockpt(controller) == 0, let name = ptsname(controller) else {
+                close(controller)
+                return (-1, -1)
+            }
+            return (controller, open(name, O_RDWR | O_NOCTTY))
+        #endif
+    }
+
+    /// Whether standard output is the terminal standard error is, so a capture takes it too.
+    private static func capturesStandardOutput() -> Bool {
+        isatty(STDOUT_FILENO) == 1 && deviceOf(STDOUT_FILENO) != nil
+            && deviceOf(STDOUT_FILENO) == deviceOf(STDERR_FILENO)
+    }
+
+    /// The terminal device a descriptor is open on.
+    private static func deviceOf(_ descriptor: Int32) -> UInt64? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return UInt64(status.st_rdev)
+    }
+
+    /// Gives the pseudo-terminal the real terminal's modes and window size.
+    private static func copyModes(from descriptor: Int32, to device: Int32) {
+        var modes = termios()
+        if tcgetattr(descriptor, &modes) == 0 { _ = tcsetattr(device, TCSANOW, &modes) }
+        var size = winsize()
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 { _ = ioctl(device, UInt(TIOCSWINSZ), &size) }
+    }
+}

@@ -1,0 +1,112 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Answers a prompt from one line of standard input, for a program that is not on a terminal (a
+/// script, CI): `printf 'demo\n2\ny\n' | tool`. A text prompt takes the line (an empty line its
+/// default); a choice takes a button's number or title; a confirmation takes `y`, `yes`, `n` or
+/// `no` (an empty line its default). At the end of input the default answers, if there is one;
+/// otherwise, and for a line that is not an answer, the prompt fails with an error that names
+/// it — never a hang, never a silent wrong value. The answer is recorded on standard error:
+/// `? Name of the new project: demo`.
+@MainActor
+package enum StandardInputPrompt {
+    static func present(_ prompt: WaitAlertPrompt, record: @escaping @MainActor (String) -> Void) {
+        if isatty(STDIN_FILENO) == 1 { askOnTerminal(prompt) }
+        DispatchQueue.global().async {
+            let line = readLine(strippingNewline: true)
+            Task { @MainActor in
+                guard !prompt.isFinished else { return }
+                answer(prompt, with: line)
+                if case .text(let answer)? = prompt.ending, case .text(let model) = prompt {
+                    record(prompt.recordLine(answer: model.isSecret ? "********" : answer))
+                } else if case .choice(let index)? = prompt.ending, case .choice(let model) = prompt {
+                    record(prompt.recordLine(answer: model.buttons[index].title))
+                }
+            }
+        }
+    }
+
+    /// Shows the question on the terminal that standard input reads (standard error is not it, or
+    /// it would be drawn there), so whoever types the answer sees what is asked.
+    private static func askOnTerminal(_ prompt: WaitAlertPrompt) {
+        var question = "? " + TextSanitizer.line(prompt.title)
+        switch prompt {
+        case .text(let model):
+            if let defaultText = model.defaultText { question += " (\(TextSanitizer.line(defaultText)))" }
+        case .choice(let model):
+            question +=
+                model.style == .confirmation
+                ? (model.defaultIndex == 0 ? " (Y/n)" : " (y/N)")
+                : " "
+                    + model.buttons.enumerated().map { "\($0.offset + 1)) \(TextSanitizer.line($0.element.title))" }
+                    .joined(separator: " ")
+        }
+        let terminal = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard terminal >= 0 else { return }
+        defer { close(terminal) }
+        let bytes = Array((question + " ").utf8)
+        _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: terminal) }
+    }
+
+    /// Ends `prompt` with what `line` (`nil` at the end of input) answers.
+    package static func answer(_ prompt: WaitAlertPrompt, with line: String?) {
+        switch prompt {
+        case .text(let model):
+            guard let line else {
+                if let defaultText = model.defaultText { return prompt.end(.text(defaultText)) }
+                return prompt.end(.failed(.noAnswer(prompt: model.title)))
+            }
+            model.text = line
+            if !model.submit() {
+                prompt.end(
+                    .failed(.invalidAnswer(prompt: model.title, answer: line, reason: model.validationMessage ?? "")))
+            }
+        case .choice(let model):
+            let answer = line?.trimmingWhitespace ?? ""
+            if answer.isEmpty {
+                guard let index = model.defaultIndex else {
+                    let failure: WaitAlertPromptError =
+                        line == nil
+                        ? .noAnswer(prompt: model.title)
+                        : .invalidAnswer(prompt: model.title, answer: "", reason: "there is no default")
+                    return prompt.end(.failed(failure))
+                }
+                return model.choose(index)
+            }
+            if let index = index(of: answer, in: model) {
+                model.choose(index)
+            } else {
+                let expected =
+                    model.style == .confirmation
+                    ? "answer y or n"
+                    : "answer a number from 1 to \(model.buttons.count) or a title ("
+                        + model.buttons.map(\.title).joined(separator: ", ") + ")"
+                prompt.end(.failed(.invalidAnswer(prompt: model.title, answer: answer, reason: expected)))
+            }
+        }
+    }
+
+    private static func index(of answer: String, in model: WaitAlertChoicePrompt) -> Int? {
+        let lowered = answer.lowercased()
+        if model.style == .confirmation {
+            if ["y", "yes"].contains(lowered) { return 0 }
+            if ["n", "no"].contains(lowered) { return 1 }
+            return nil
+        }
+        if let number = Int(answer), model.buttons.indices.contains(number - 1) { return number - 1 }
+        return model.buttons.firstIndex { $0.title.lowercased() == lowered }
+    }
+}
+
+extension String {
+    fileprivate var trimmingWhitespace: String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}

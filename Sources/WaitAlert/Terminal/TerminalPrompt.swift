@@ -1,0 +1,314 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A prompt drawn on the terminal under the output and answered with the keyboard, in raw mode
+/// while it shows.
+///
+/// The keys come from standard input through a ``KeyParser``; a text prompt edits a
+/// ``LineEditor``, a choice moves a ``ChoiceState``, and each change redraws the prompt in one
+/// write. The terminal guard is active meanwhile: `SIGTERM`, `exit()` and a crash put the modes
+/// back; Ctrl-Z (read as a key) gives the terminal back before the program stops, and `fg` draws
+/// the prompt again. When the prompt ends, its lines are replaced by one record line
+/// (`? Name of the new project: demo`).
+@MainActor
+final class TerminalPrompt {
+    private let prompt: WaitAlertPrompt
+    private let terminal: WaitAlertStandardError
+    private let colors: Bool
+    private let onEnd: @MainActor () -> Void
+    private var parser = KeyParser()
+    private var editor: LineEditor
+    private var choice: ChoiceState
+    private var source: (any DispatchSourceRead)?
+    /// The rows the prompt takes on screen, and the row the cursor rests on (from its first).
+    private var drawnRows = 0
+    private var cursorRow = 0
+    private var escapeFlush: DispatchWorkItem?
+    private var finished = false
+
+    init(
+        _ prompt: WaitAlertPrompt, terminal: WaitAlertStandardError, colors: Bool,
+        onEnd: @escaping @MainActor () -> Void
+    ) {
+        self.prompt = prompt
+        self.terminal = terminal
+        self.colors = colors
+        self.onEnd = onEnd
+        switch prompt {
+        case .text(let model):
+            editor = LineEditor(text: model.text, maximumLength: model.maximumLength)
+            choice = ChoiceState(options: [])
+        case .choice(let model):
+            editor = LineEditor()
+            choice = ChoiceState(
+                options: model.buttons.map(\.title), defaultIndex: model.selectedIndex, cancelIndex: model.cancelIndex)
+        }
+    }
+
+    /// Whether standard input is the terminal standard error is, with this process in its
+    /// foreground: where a prompt can read keys.
+    static func canAsk() -> Bool {
+        let error = OutputRelay.real(STDERR_FILENO)
+        var input = stat()
+        var output = stat()
+        guard isatty(STDIN_FILENO) == 1, isatty(error) == 1, tcgetpgrp(STDIN_FILENO) == getpgrp(),
+            fstat(STDIN_FILENO, &input) == 0, fstat(error, &output) == 0
+        else { return false }
+        return input.st_rdev == output.st_rdev
+    }
+
+    /// Takes the keyboard and draws the prompt.
+    func start() {
+        prompt.onEnd { [weak self] _ in self?.finish() }
+        TerminalGuard.activate(
+            output: STDERR_FILENO, handlesSignals: true,
+            handlers: TerminalGuard.Handlers(
+                interrupt: { [weak self] in Task { @MainActor in self?.prompt.cancel() } },
+                resize: { [weak self] in Task { @MainActor in self?.draw() } },
+                resume: { [weak self] in Task { @MainActor in self?.resumeAfterStop() } }))
+        enterRawMode()
+        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.readKeys() }
+        }
+        source.resume()
+        self.source = source
+        draw()
+    }
+
+    private func enterRawMode() {
+        TerminalGuard.blockInput(true, raw: true)
+        TerminalGuard.pasteBracketed.store(true, ordering: .sequentiallyConsistent)
+        write("\u{1B}[?2004h")
+    }
+
+    /// After Ctrl-Z and `fg`: the stop gave the terminal back and erased the prompt.
+    private func resumeAfterStop() {
+        guard !finished, TerminalGuard.isForeground(STDIN_FILENO) else { return }
+        drawnRows = 0
+        cursorRow = 0
+        enterRawMode()
+        draw()
+    }
+
+    private func readKeys() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(STDIN_FILENO, &buffer, buffer.count)
+        guard count > 0 else {
+            if count == 0 { prompt.end(.failed(.noAnswer(prompt: prompt.title))) }  // the terminal is gone
+            return
+        }
+        handle(parser.feed(buffer[..<count]))
+        escapeFlush?.cancel()
+        if parser.isAwaitingMore {
+            // A lone Escape is a key of its own once nothing follows it for a moment.
+            let flush = DispatchWorkItem { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    self.handle(self.parser.flush())
+                }
+            }
+            escapeFlush = flush
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50), execute: flush)
+        }
+    }
+
+    private func handle(_ keys: [Key]) {
+        for key in keys where !finished {
+            if key == .suspend {
+                stop()
+                continue
+            }
+            switch prompt {
+            case .text(let model): handle(key, in: model)
+            case .choice(let model): handle(key, in: model)
+            }
+        }
+        if !finished { draw() }
+    }
+
+    private func handle(_ key: Key, in model: WaitAlertTextPrompt) {
+        switch editor.apply(key) {
+        case .unchanged: break
+        case .changed: model.text = editor.text
+        case .submit:
+            model.text = editor.text
+            model.submit()
+        case .cancel, .interrupt: model.cancel()
+        }
+    }
+
+    private func handle(_ key: Key, in model: WaitAlertChoicePrompt) {
+        if case .text(let text) = key, text.count > 1 {
+            // Keys typed fast arrive together: each is a key of its own here ("1" then "2").
+            for character in text where !model.isFinished { handle(.text(String(character)), in: model) }
+            return
+        }
+        if model.style == .confirmation, case .text(let text) = key {
+            switch text.lowercased() {
+            case "y": return model.choose(0)
+            case "n": return model.choose(1)
+            default: return
+            }
+        }
+        switch choice.apply(key) {
+        case .unchanged: break
+        case .changed: model.selectedIndex = choice.selected
+        case .choose(let index): model.choose(index)
+        case .cancel, .interrupt: model.cancel()
+        }
+    }
+
+    /// Ctrl-Z: the terminal is given back, the prompt erased, and the program stops; `fg` draws
+    /// it again.
+    private func stop() {
+        erase()
+        write("\u{1B}[?2004l\u{1B}[?25h")
+        TerminalGuard.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
+        TerminalGuard.blockInput(false)
+        kill(0, SIGTSTP)  // the whole process group, as the terminal does for Ctrl-Z
+    }
+
+    // MARK: - Drawing
+
+    private func draw() {
+        guard !finished else { return }
+        let columns = terminal.columns ?? 80
+        let rows = terminal.rows ?? 24
+        let (lines, cursor) = layout(columns: columns, rows: rows)
+        var out = OverlayScreen.beginSynchronized + eraseSequence() + OverlayScreen.autowrapOff
+        out += lines.map { "\r" + $0 + OverlayScreen.eraseLine }.joined(separator: "\r\n")
+        out += OverlayScreen.autowrapOn
+        if let cursor {
+            out += OverlayScreen.up(lines.count - 1 - cursor.row) + "\r"
+            if cursor.column > 0 { out += "\u{1B}[\(cursor.column)C" }
+            out += OverlayScreen.showCursor
+            cursorRow = cursor.row
+        } else {
+            out += OverlayScreen.hideCursor
+            cursorRow = lines.count - 1
+        }
+        out += OverlayScreen.endSynchronized
+        drawnRows = lines.count
+        TerminalGuard.setDrawn(true)
+        write(out)
+    }
+
+    /// Back to the prompt's first row and erases it and everything under it.
+    private func eraseSequence() -> String {
+        guard drawnRows > 0 else { return "" }
+        return "\r" + OverlayScreen.up(cursorRow) + OverlayScreen.eraseFromCursorRow
+    }
+
+    private func erase() {
+        write(eraseSequence())
+        drawnRows = 0
+        cursorRow = 0
+    }
+
+    /// The prompt's lines, cut to the width, and where the cursor goes (`nil`: hidden).
+    private func layout(columns: Int, rows: Int) -> (lines: [String], cursor: (row: Int, column: Int)?) {
+        let width = max(columns - 1, 4)
+        func cut(_ text: String) -> String { DisplayWidth.truncate(TextSanitizer.line(text), toWidth: width) }
+        func styled(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        let title = styled("?", "36") + " " + cut(prompt.title)
+        var lines = [title]
+        switch prompt {
+        case .text(let model):
+            if let message = model.message { lines.append(styled(cut("  " + message), "2")) }
+            let field = editor.display(width: max(width - 2, 1), secret: model.isSecret)
+            if editor.text.isEmpty, let hint = model.defaultText ?? model.placeholder {
+                lines.append("› " + styled(cut(hint), "2"))
+            } else {
+                lines.append("› " + field.text)
+            }
+            let fieldRow = lines.count - 1
+            if let validation = model.validationMessage { lines.append(styled(cut("  ✖ " + validation), "31")) }
+            return (lines, (fieldRow, 2 + (editor.text.isEmpty ? 0 : field.cursorColumn)))
+        case .choice(let model):
+            if let message = model.message { lines.append(styled(cut("  " + message), "2")) }
+            switch model.style {
+            case .confirmation:
+                let hint = model.defaultIndex == 0 ? " (Y/n) " : " (y/N) "
+                lines[0] = cut(title + hint)
+                return (lines, (0, min(DisplayWidth.of(TextSanitizer.line(prompt.title)) + 2 + hint.count, width)))
+            case .buttons, .list:
+                let buttons = buttonRow(model)
+                if model.style == .buttons, DisplayWidth.of(buttons.plain) <= width {
+                    lines.append(buttons.styled)
+                } else {
+                    let height = max(rows - 1 - lines.count, 1)
+                    for index in choice.window(height: height) {
+                        let marker = index == choice.selected ? "❯" : " "
+                        let text = cut("\(marker) \(index + 1). \(model.buttons[index].title)")
+                        lines.append(index == choice.selected ? styled(text, "1") : text)
+                    }
+                }
+                return (lines, nil)
+            }
+        }
+    }
+
+    /// The buttons side by side: `[ 1 Retry ]  2 Skip  3 Abort`, the selected one bracketed (and
+    /// in reverse video with colours).
+    private func buttonRow(_ model: WaitAlertChoicePrompt) -> (plain: String, styled: String) {
+        var plain = " "
+        var styled = " "
+        for (index, button) in model.buttons.enumerated() {
+            let label = "\(index + 1) " + TextSanitizer.line(button.title)
+            let selected = index == choice.selected
+            let text = selected ? "[ \(label) ]" : "  \(label)  "
+            plain += text + " "
+            let color = button.role == .destructive ? "31" : ""
+            if selected, colors {
+                styled += "\u{1B}[7\(color.isEmpty ? "" : ";" + color)m\(text)\u{1B}[0m "
+            } else if colors, !color.isEmpty {
+                styled += "\u{1B}[\(color)m\(text)\u{1B}[0m "
+            } else {
+                styled += text + " "
+            }
+        }
+        return (plain, styled)
+    }
+
+    // MARK: - Ending
+
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        escapeFlush?.cancel()
+        source?.cancel()
+        source = nil
+        var record = ""
+        switch prompt.ending {
+        case .text(let answer)?:
+            if case .text(let model) = prompt {
+                record = prompt.recordLine(answer: model.isSecret ? "********" : answer)
+            }
+        case .choice(let index)?:
+            if case .choice(let model) = prompt { record = prompt.recordLine(answer: model.buttons[index].title) }
+        default: break
+        }
+        var out = eraseSequence() + "\u{1B}[?2004l" + OverlayScreen.showCursor
+        if !record.isEmpty { out += TextSanitizer.line(record) + "\r\n" }
+        write(out)
+        drawnRows = 0
+        TerminalGuard.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
+        TerminalGuard.setDrawn(false)
+        TerminalGuard.blockInput(false)
+        TerminalGuard.deactivate()
+        onEnd()
+    }
+
+    private func write(_ text: String) {
+        guard !text.isEmpty else { return }
+        _ = TerminalGuard.write(Array(text.utf8), to: terminal)
+    }
+}
