@@ -38,6 +38,13 @@ struct PseudoTerminal {
         #endif
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
         _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
+        // The command's "\n" reaches wait-alert as it was written: the real terminal, when the
+        // bytes are copied to it, turns it into "\r\n" itself.
+        var modes = termios()
+        if tcgetattr(slave, &modes) == 0 {
+            modes.c_oflag &= ~tcflag_t(ONLCR)
+            _ = tcsetattr(slave, TCSANOW, &modes)
+        }
         if let sizeSource, let size = windowSize(of: sizeSource) { setWindowSize(size, of: master) }
         return PseudoTerminal(master: master, slave: slave)
     }
