@@ -161,6 +161,16 @@
                 #expect(lines.count == 1 && lines[0].hasPrefix("✔ Built ("), "\(tool.report)")
             }
 
+            /// The command's pseudo-terminal has the terminal's size, and follows it (`SIGWINCH`).
+            @Test func theCommandSeesTheWindowSizeAndItsChanges() async throws {
+                let script = #"trap 'stty size <&1; exit 0' WINCH; stty size <&1; while :; do sleep 0.05; done"#
+                let tool = try Self.launch(["--show-output", "always", "--status", "none", "--", "sh", "-c", script])
+                try await tool.waitFor(text: "24 80")
+                try tool.resize(columns: 60, rows: 20)
+                #expect(try await tool.waitForExit() == .exited(0), "\(tool.report)")
+                #expect(tool.screen.transcript.contains("20 60"), "\(tool.report)")
+            }
+
             /// `--show-output always`: each line prints above the alert while the command still runs.
             @Test func alwaysStreamsLinesAsTheyCome() async throws {
                 let script = "echo first; sleep 30"
