@@ -14,10 +14,12 @@ let package = Package(
     products: [
         .library(name: "WaitAlert", targets: ["WaitAlert"]),
         .library(name: "WaitAlertTesting", targets: ["WaitAlertTesting"]),
+        .executable(name: "wait-alert", targets: ["wait-alert"]),
     ],
     targets: [
         .target(name: "WaitAlert", swiftSettings: strict),
         .target(name: "WaitAlertTesting", dependencies: ["WaitAlert"], swiftSettings: strict),
+        .executableTarget(name: "wait-alert", dependencies: ["WaitAlert"], swiftSettings: strict),
         .executableTarget(
             name: "wait-alert-demo",
             dependencies: ["WaitAlert"],
@@ -40,9 +42,10 @@ let package = Package(
             dependencies: ["WaitAlert", "WaitAlertTesting"],
             swiftSettings: strict
         ),
+        .testTarget(name: "WaitAlertCLITests", dependencies: ["wait-alert"], swiftSettings: strict),
         .testTarget(
             name: "WaitAlertEndToEndTests",
-            dependencies: ["WaitAlertTesting", "wait-alert-demo"],
+            dependencies: ["WaitAlertTesting", "wait-alert-demo", "wait-alert"],
             swiftSettings: strict
         ),
     ]

@@ -90,10 +90,17 @@ extension TerminalGuard {
         defer { errno = savedErrno }
         switch signal {
         case SIGINT where interrupts.add(1, ordering: .relaxed).newValue >= 2:
+            ProcessGroupGuard.killFromSignal()
             restoreFromSignal()
             OutputRelay.releaseFromSignal()
             _exit(130)
-        case SIGINT, SIGWINCH:
+        case SIGINT:
+            ProcessGroupGuard.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
+            notify(signal)
+        case let signal where cancelsWork(signal) && interrupts.add(1, ordering: .relaxed).newValue == 1:
+            ProcessGroupGuard.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
+            notify(SIGINT)  // cancels the work like a first Ctrl-C
+        case SIGWINCH:
             notify(signal)
         case SIGTSTP:
             restoreFromSignal()
@@ -110,11 +117,19 @@ extension TerminalGuard {
             // SIGCONT): the overlay checks where it now is and draws if it may.
             notify(SIGCONT)
         default:
+            ProcessGroupGuard.killFromSignal()
             restoreFromSignal()
             OutputRelay.releaseFromSignal()
             putBack(signal)
             raise(signal)  // delivered with the previous disposition once this handler returns
         }
+    }
+
+    /// Whether `signal` is `SIGTERM` or `SIGHUP` and the program chose to have them cancel the
+    /// work (``TerminalOverlay/ProcessIntegration/cancelsOnTermination``). Async-signal-safe.
+    private static func cancelsWork(_ signal: Int32) -> Bool {
+        (signal == SIGTERM || signal == SIGHUP)
+            && ProcessGroupGuard.terminationCancels.load(ordering: .sequentiallyConsistent)
     }
 
     private static func putBack(_ signal: Int32) {

@@ -48,11 +48,22 @@ public final class TerminalOverlay: WaitAlertRenderer {
         /// the descriptors as they are (a program that checks which terminal device it writes to,
         /// or passes its descriptors to another terminal); output then lands in the spinner's line.
         public var capturesOutput: Bool
+        /// Have `SIGTERM` and `SIGHUP` cancel the work like a first Ctrl-C, instead of ending the
+        /// program at once (off by default). For programs that must wind something down first,
+        /// such as a child process they pass the signal on to. A second such signal (or Ctrl-C)
+        /// while the work still runs ends the program as before. With no work to cancel, the
+        /// signal is passed on as a Ctrl-C. Process-wide, like the signal handlers: the overlay
+        /// made last on standard error decides.
+        public var cancelsOnTermination: Bool
 
-        public init(handlesSignals: Bool = true, blocksInput: Bool = true, capturesOutput: Bool = true) {
+        public init(
+            handlesSignals: Bool = true, blocksInput: Bool = true, capturesOutput: Bool = true,
+            cancelsOnTermination: Bool = false
+        ) {
             self.handlesSignals = handlesSignals
             self.blocksInput = blocksInput
             self.capturesOutput = capturesOutput
+            self.cancelsOnTermination = cancelsOnTermination
         }
 
         /// Signals, input blocking and output capture on, for command-line programs.
@@ -91,6 +102,10 @@ public final class TerminalOverlay: WaitAlertRenderer {
     ) {
         self.ending = ending
         isStandardError = terminal is WaitAlertStandardError
+        if isStandardError {
+            ProcessGroupGuard.terminationCancels.store(
+                integration.cancelsOnTermination, ordering: .sequentiallyConsistent)
+        }
         if terminal.isInteractive {
             let isStandardError = terminal is WaitAlertStandardError
             let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]

@@ -1,0 +1,88 @@
+import Dispatch
+import Synchronization
+import WaitAlert
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One run of `wait-alert`: starts the command, shows the alert while it runs, and returns the
+/// exit status.
+@MainActor
+enum CommandRun {
+    static func run(_ options: CommandLineOptions) async -> Int32 {
+        let outputIsTerminal = isatty(STDOUT_FILENO) == 1
+        let errorIsTerminal = isatty(STDERR_FILENO) == 1
+        let interactive = WaitAlertStandardError.shared.isInteractive
+        WaitAlertPresenter.shared = WaitAlertPresenter(
+            // wait-alert writes nothing of its own while the alert shows: no output to catch.
+            renderers: [TerminalOverlay(integration: .init(capturesOutput: false, cancelsOnTermination: true))],
+            timing: .terminal)
+        SignalForwarder.install()
+
+        let plan = OutputPlan.make(
+            standardOutputIsTerminal: outputIsTerminal, standardErrorIsTerminal: errorIsTerminal,
+            interactive: interactive)
+        let sizeSource: Int32? = errorIsTerminal ? STDERR_FILENO : outputIsTerminal ? STDOUT_FILENO : nil
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(options.command, plan: plan, sizeLike: sizeSource)
+        } catch {
+            printError("wait-alert: cannot run '\(options.command[0])': \(error)")
+            return CommandTermination.cannotRun
+        }
+        ProcessGroupGuard.register(child.pid)
+        SignalForwarder.started(group: child.pid)
+
+        let settings = CommandSupervisor.Settings(
+            showsStatus: options.status == .lastLine && interactive,
+            streamsLines: options.showOutput == .always && interactive,
+            tail: interactive && options.showOutput == .onFailure ? options.tail : 0,
+            sizeSource: sizeSource)
+        let ended = Mutex<CommandTermination?>(nil)
+        let success = options.success.map { text in { (_: Void) in text } }
+        do {
+            try await withWaitAlert(options.effectiveTitle, success: success, timeout: options.timeout) { alert in
+                let (termination, tail) = await supervise(child, settings: settings, reporter: alert)
+                ended.withLock { $0 = termination }
+                if SignalForwarder.interruption != nil { throw CancellationError() }
+                guard termination.succeeded else {
+                    tail.forEach(alert.log)
+                    throw CommandFailure(termination: termination)
+                }
+            }
+        } catch is WaitAlertTimeoutError {
+            return CommandTermination.timedOut
+        } catch {
+            // The command failed or was interrupted: its termination says how.
+        }
+        let termination = ended.withLock { $0 } ?? .exited(1)
+        return termination.exitStatus(interruptedBy: SignalForwarder.interruption)
+    }
+
+    /// Runs the supervisor on a thread of its own until the command has ended; a cancelled work
+    /// (Ctrl-C or `SIGTERM` under the overlay, or the timeout) passes the signal on to it.
+    nonisolated private static func supervise(
+        _ child: ChildProcess, settings: CommandSupervisor.Settings, reporter: WaitAlertReporter
+    ) async -> (CommandTermination, [String]) {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue(label: "wait-alert.supervisor").async {
+                    var supervisor = CommandSupervisor(child, settings: settings, reporter: reporter)
+                    continuation.resume(returning: supervisor.run())
+                }
+            }
+        } onCancel: {
+            SignalForwarder.forward(ProcessGroupGuard.lastCancellingSignal ?? SIGTERM)
+        }
+    }
+
+    private static func printError(_ message: String) {
+        let bytes = Array((message + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,250 @@
+import WaitAlert
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Watches the running command on a thread of its own: copies what it writes (passed through
+/// unchanged, or cut into lines for the alert), follows the window size, kills the group when an
+/// interruption's grace period ends, and reaps the command.
+///
+/// Memory stays bounded: one read buffer, the unfinished line of each channel, and the last
+/// ``Settings/tail`` lines.
+struct CommandSupervisor {
+    struct Settings: Sendable {
+        /// Show the latest line as the alert's text.
+        var showsStatus: Bool
+        /// Print every display line above the alert as it comes.
+        var streamsLines: Bool
+        /// How many of the last lines to keep.
+        var tail: Int
+        /// The terminal whose window size the pseudo-terminals follow, if any.
+        var sizeSource: Int32?
+
+        /// Whether the output is cut into lines at all (not when it only passes through).
+        var usesLines: Bool { showsStatus || streamsLines || tail > 0 }
+    }
+
+    /// How long output may stay quiet after the command exited before the rest is given up: its
+    /// background processes may hold the output open.
+    static let drainQuietMilliseconds: Int32 = 100
+    /// How long output is read at most after the command exited (not counting time spent waiting
+    /// for a slow reader to take what was read).
+    static let drainLimit = Duration.seconds(2)
+
+    private struct Channel {
+        var descriptor: Int32
+        let passesThroughTo: Int32?
+        let isTerminal: Bool
+        var lines = OutputLines()
+    }
+
+    private let pid: pid_t
+    private let settings: Settings
+    private let reporter: WaitAlertReporter
+    private var channels: [Channel]
+    private var tail: OutputTail
+    private var status: String?
+    private var windowSize: (columns: UInt16, rows: UInt16)?
+    private let start = ContinuousClock.now
+    /// When the command exited, moved on by the time spent waiting for streamed lines to be taken.
+    private var exitedAt: ContinuousClock.Instant?
+    private var lastSizeCheck = ContinuousClock.now
+    private var toldOfStop = false
+
+    init(_ child: ChildProcess, settings: Settings, reporter: WaitAlertReporter) {
+        pid = child.pid
+        self.settings = settings
+        self.reporter = reporter
+        channels = child.outputs.map {
+            Channel(
+                descriptor: $0.descriptor, passesThroughTo: $0.channel.passesThroughTo,
+                isTerminal: $0.channel.isTerminal)
+        }
+        tail = OutputTail(capacity: settings.tail)
+        if let source = settings.sizeSource, let size = PseudoTerminal.windowSize(of: source) {
+            windowSize = (size.ws_col, size.ws_row)
+        }
+    }
+
+    /// Runs until the command has ended and its output is read; returns how it ended and the
+    /// last lines it wrote.
+    mutating func run() -> (CommandTermination, [String]) {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var termination: CommandTermination?
+        while true {
+            let open = channels.indices.filter { channels[$0].descriptor >= 0 }
+            if let exitedAt, open.isEmpty || ContinuousClock.now - exitedAt >= Self.drainLimit { break }
+            var requests = open.map { pollfd(fd: channels[$0].descriptor, events: Int16(POLLIN), revents: 0) }
+            // Once the command has exited, a wait as long as the quiet period that finds nothing
+            // to read ends the run.
+            let ready = poll(&requests, nfds_t(requests.count), exitedAt == nil ? 20 : Self.drainQuietMilliseconds)
+            if ready == 0, exitedAt != nil { break }
+            if ready > 0 {
+                for (index, request) in zip(open, requests) where request.revents != 0 {
+                    read(channel: index, into: &buffer)
+                }
+            }
+            showPartialLine()
+            if termination == nil, let ended = reapIfEnded() {
+                termination = ended
+                exitedAt = ContinuousClock.now
+            }
+            if termination == nil {
+                SignalForwarder.killIfGraceElapsed()
+                followWindowSize()
+                noticeStop()
+            }
+        }
+        for index in channels.indices {
+            take(channels[index].lines.finish(), from: index)
+            if channels[index].descriptor >= 0 { close(channels[index].descriptor) }
+        }
+        return (termination ?? .exited(0), tail.lines)
+    }
+
+    // MARK: - Output
+
+    private mutating func read(channel index: Int, into buffer: inout [UInt8]) {
+        let descriptor = channels[index].descriptor
+        let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            let bytes = buffer[..<count]
+            if let target = channels[index].passesThroughTo, !notCountingWaits({ Self.writeAll(bytes, to: target) }) {
+                // The reader went away (`EPIPE`): so does this end, and the command gets SIGPIPE.
+                closeChannel(index)
+            }
+            if settings.usesLines { take(channels[index].lines.feed(bytes, at: elapsed), from: index) }
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+            // End of a pipe; `EIO`: the pseudo-terminal's slave is closed everywhere.
+            closeChannel(index)
+        }
+    }
+
+    private mutating func closeChannel(_ index: Int) {
+        guard channels[index].descriptor >= 0 else { return }
+        close(channels[index].descriptor)
+        channels[index].descriptor = -1
+    }
+
+    /// Complete lines of channel `index`: kept for the tail, streamed, shown as the status.
+    private mutating func take(_ lines: [String], from index: Int) {
+        guard !lines.isEmpty else { return }
+        for line in lines {
+            tail.append(line)
+            if settings.streamsLines, channels[index].passesThroughTo == nil { log(line) }
+        }
+        if let last = lines.last(where: Self.isVisible) { show(last) }
+    }
+
+    /// Streams `line`.
+    private mutating func log(_ line: String) {
+        let reporter = reporter
+        notCountingWaits { reporter.log(line) }
+    }
+
+    /// Runs `body`, which may wait for a slow reader (a full pipe, streamed lines not taken yet);
+    /// after the command exited, that wait does not count against ``drainLimit``.
+    private mutating func notCountingWaits<Result>(_ body: () -> Result) -> Result {
+        guard let exitedAt else { return body() }
+        let start = ContinuousClock.now
+        defer { self.exitedAt = exitedAt + (ContinuousClock.now - start) }
+        return body()
+    }
+
+    /// A line still being written (a progress bar redrawn with `\r`) becomes the status too, once
+    /// it has stood for a moment.
+    private mutating func showPartialLine() {
+        let now = elapsed
+        for channel in channels {
+            if let partial = channel.lines.partial(at: now), Self.isVisible(partial) { show(partial) }
+        }
+    }
+
+    private mutating func show(_ line: String) {
+        guard settings.showsStatus, line != status else { return }
+        status = line
+        reporter.update(line)
+    }
+
+    private static func isVisible(_ line: String) -> Bool {
+        line.unicodeScalars.contains { !$0.properties.isWhitespace && $0.value >= 0x20 && $0.value != 0x7F }
+    }
+
+    private var elapsed: Duration { ContinuousClock.now - start }
+
+    /// Writes all of `bytes` to `descriptor`, waiting while it is full; `false` when it is closed
+    /// or broken.
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else if written < 0, errno == EAGAIN {
+                    var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&request, 1, 100)
+                } else {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    // MARK: - The process
+
+    /// Reaps the command if it has ended. Before reaping, while the leader is a zombie and its
+    /// group id cannot be reused, an interrupted command's background processes are killed.
+    private func reapIfEnded() -> CommandTermination? {
+        var info = siginfo_t()
+        let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+        guard result == 0, info.si_signo == SIGCHLD else { return nil }
+        SignalForwarder.killStragglersIfInterrupted()
+        ProcessGroupGuard.unregister()
+        SignalForwarder.reaped()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return CommandTermination(waitStatus: status)
+    }
+
+    /// Says so, once, when the command stopped: in a process group of its own it is not in the
+    /// terminal's foreground, so reading the terminal stops it (`SIGTTIN`).
+    private mutating func noticeStop() {
+        guard !toldOfStop else { return }
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOHANG) == 0, info.si_signo == SIGCHLD else { return }
+        toldOfStop = true
+        reporter.log(Self.stopHint)
+    }
+
+    static let stopHint = "wait-alert: the command stopped (to read the terminal?); use < file. Ctrl-C ends it"
+
+    /// Gives the pseudo-terminals the real terminal's new size, and tells the command
+    /// (`SIGWINCH`). Checked every 100 ms: the overlay's terminal guard owns `SIGWINCH`.
+    private mutating func followWindowSize() {
+        guard let source = settings.sizeSource, ContinuousClock.now - lastSizeCheck >= .milliseconds(100) else {
+            return
+        }
+        lastSizeCheck = ContinuousClock.now
+        guard let size = PseudoTerminal.windowSize(of: source) else { return }
+        if let windowSize, windowSize == (size.ws_col, size.ws_row) { return }
+        windowSize = (size.ws_col, size.ws_row)
+        for channel in channels where channel.isTerminal && channel.descriptor >= 0 {
+            PseudoTerminal.setWindowSize(size, of: channel.descriptor)
+        }
+        _ = killpg(pid, SIGWINCH)
+    }
+}
+
+/// `read(2)`, named apart from ``CommandSupervisor``'s own `read(channel:into:)`.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

@@ -1,0 +1,129 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Passes Ctrl-C, `SIGTERM`, `SIGHUP` and `SIGQUIT` on to the command's process group, and kills the group
+/// when it does not end in time.
+///
+/// The first such signal is sent on to the group as it is (a cancelled work or an expired
+/// timeout sends `SIGTERM`); a second one, or ``graceNanoseconds`` without the command ending,
+/// sends `SIGKILL` to the group. While the overlay's terminal guard handles the signals it cancels
+/// the work instead, and the work's cancellation handler calls ``forward(_:)``; otherwise (before
+/// the alert shows, or with no terminal) this type's own handler does. Everything the handler
+/// touches is an atomic; it calls only `killpg` and `clock_gettime`.
+enum SignalForwarder {
+    /// How long the command has to end after the first signal: 3 seconds.
+    static let graceNanoseconds: Int64 = 3_000_000_000
+
+    /// The command's process group, or 0 before it started and after it was reaped.
+    private static let group = Atomic<Int32>(0)
+    private static let forwards = Atomic<Int>(0)
+    private static let first = Atomic<Int32>(0)
+    private static let firstAt = Atomic<Int64>(0)
+    private static let killed = Atomic<Bool>(false)
+
+    /// Installs the handler for `SIGINT`, `SIGTERM`, `SIGHUP` and `SIGQUIT` (each unless ignored), and ignores
+    /// `SIGPIPE` (a closed standard output is noticed as `EPIPE`).
+    static func install() {
+        var ignore = sigaction()
+        var action = sigaction()
+        #if canImport(Glibc) || canImport(Musl)
+            ignore.__sigaction_handler.sa_handler = SIG_IGN
+            action.__sigaction_handler.sa_handler = { SignalForwarder.forward($0) }
+        #else
+            ignore.__sigaction_u.__sa_handler = SIG_IGN
+            action.__sigaction_u.__sa_handler = { SignalForwarder.forward($0) }
+        #endif
+        sigemptyset(&ignore.sa_mask)
+        _ = sigaction(SIGPIPE, &ignore, nil)
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+            var previous = sigaction()
+            guard sigaction(signal, nil, &previous) == 0, !isIgnored(previous) else { continue }
+            _ = sigaction(signal, &action, nil)
+        }
+    }
+
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        #if canImport(Glibc) || canImport(Musl)
+            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
+        #else
+            unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == 1
+        #endif
+    }
+
+    /// The command started in process group `group`: a signal that came before is passed on now.
+    static func started(group: Int32) {
+        self.group.store(group, ordering: .sequentiallyConsistent)
+        let pending = first.load(ordering: .sequentiallyConsistent)
+        if pending != 0 {
+            _ = killpg(group, pending)
+            _ = killpg(group, SIGCONT)
+        }
+        if killed.load(ordering: .sequentiallyConsistent) { _ = killpg(group, SIGKILL) }
+    }
+
+    /// The command's leader has been reaped: its group id may be reused, so it is forgotten.
+    static func reaped() {
+        group.store(0, ordering: .sequentiallyConsistent)
+    }
+
+    /// Passes `signal` on to the group the first time; kills the group any later time.
+    /// Async-signal-safe.
+    static func forward(_ signal: Int32) {
+        let savedErrno = errno
+        defer { errno = savedErrno }
+        if forwards.add(1, ordering: .sequentiallyConsistent).newValue == 1 {
+            firstAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
+            first.store(signal, ordering: .sequentiallyConsistent)
+            let group = group.load(ordering: .sequentiallyConsistent)
+            if group > 0 {
+                _ = killpg(group, signal)
+                _ = killpg(group, SIGCONT)  // a stopped command gets it too
+            }
+        } else {
+            killGroup()
+        }
+    }
+
+    /// Sends `SIGKILL` to the group, once. Async-signal-safe.
+    static func killGroup() {
+        guard !killed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        let group = group.load(ordering: .sequentiallyConsistent)
+        if group > 0 { _ = killpg(group, SIGKILL) }
+    }
+
+    /// Kills the group once the grace period after the first signal has passed.
+    static func killIfGraceElapsed() {
+        guard first.load(ordering: .sequentiallyConsistent) != 0 else { return }
+        let since = monotonicNanoseconds() - firstAt.load(ordering: .sequentiallyConsistent)
+        if since >= graceNanoseconds { killGroup() }
+    }
+
+    /// The signal passed on to the command, or `nil` while none was.
+    static var interruption: Int32? {
+        let signal = first.load(ordering: .sequentiallyConsistent)
+        return signal == 0 ? nil : signal
+    }
+
+    /// Kills what is left of the group (processes the command started in the background) after an
+    /// interruption, while the leader is still a zombie, so the group id cannot have been reused.
+    static func killStragglersIfInterrupted() {
+        guard interruption != nil else { return }
+        let group = group.load(ordering: .sequentiallyConsistent)
+        if group > 0 { _ = killpg(group, SIGKILL) }
+    }
+
+    private static func monotonicNanoseconds() -> Int64 {
+        var time = timespec()
+        _ = clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,25 @@
+// wait-alert: any shell command under a wait alert.
+//
+//     wait-alert [--title TEXT] [--success TEXT] [--status last-line|none]
+//                [--show-output always|on-failure|never] [--tail N] [--timeout DURATION] -- COMMAND [ARG...]
+//
+// See Usage.swift for the options and exit statuses.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+case .help:
+    print(Usage.text)
+    exit(0)
+case .invalid(let message):
+    let text = "wait-alert: \(message)\n\(Usage.text)\n"
+    _ = Array(text.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    exit(2)
+case .run(let options):
+    exit(await CommandRun.run(options))
+}

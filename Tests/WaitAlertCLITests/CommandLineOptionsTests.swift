@@ -1,0 +1,104 @@
+import Testing
+
+@testable import wait_alert
+
+struct CommandLineOptionsTests {
+    private func options(_ arguments: [String]) -> CommandLineOptions? {
+        if case .run(let options) = CommandLineOptions.parse(arguments) { return options }
+        return nil
+    }
+
+    private func problem(_ arguments: [String]) -> String? {
+        if case .invalid(let message) = CommandLineOptions.parse(arguments) { return message }
+        return nil
+    }
+
+    @Test func defaultsWithOnlyACommand() throws {
+        let parsed = try #require(options(["--", "make", "-j4"]))
+        #expect(parsed.command == ["make", "-j4"])
+        #expect(parsed.title == nil && parsed.success == nil && parsed.timeout == nil)
+        #expect(parsed.status == .lastLine)
+        #expect(parsed.showOutput == .onFailure)
+        #expect(parsed.tail == 10)
+        #expect(parsed.effectiveTitle == "make -j4")
+    }
+
+    @Test func everyOptionWithItsValueNext() throws {
+        let parsed = try #require(
+            options([
+                "--title", "Building", "--success", "Built", "--status", "none", "--show-output", "always",
+                "--tail", "3", "--timeout", "2m", "--", "swift", "build",
+            ]))
+        #expect(parsed.title == "Building")
+        #expect(parsed.success == "Built")
+        #expect(parsed.status == .none)
+        #expect(parsed.showOutput == .always)
+        #expect(parsed.tail == 3)
+        #expect(parsed.timeout == .seconds(120))
+        #expect(parsed.command == ["swift", "build"])
+        #expect(parsed.effectiveTitle == "Building")
+    }
+
+    @Test func valuesAfterAnEqualsSign() throws {
+        let parsed = try #require(
+            options(["--title=A = B", "--show-output=never", "--tail=0", "--status=last-line", "--", "x"]))
+        #expect(parsed.title == "A = B")
+        #expect(parsed.showOutput == .never)
+        #expect(parsed.tail == 0)
+        #expect(parsed.status == .lastLine)
+    }
+
+    @Test func theLastOfARepeatedOptionWins() throws {
+        #expect(options(["--tail", "1", "--tail", "2", "--", "x"])?.tail == 2)
+    }
+
+    @Test func optionsEndAtTheDoubleDashOrTheFirstWord() throws {
+        #expect(options(["--", "--title", "x"])?.command == ["--title", "x"])
+        #expect(options(["--", "-"])?.command == ["-"])
+        let bare = try #require(options(["ls", "--title", "x"]))
+        #expect(bare.command == ["ls", "--title", "x"])
+        #expect(bare.title == nil)
+        #expect(options(["--title", "--", "--", "x"])?.title == "--")
+    }
+
+    @Test func helpWinsWherever() {
+        #expect(CommandLineOptions.parse(["--help"]) == .help)
+        #expect(CommandLineOptions.parse(["-h", "--bogus"]) == .help)
+        #expect(CommandLineOptions.parse(["--tail", "3", "--help", "--", "x"]) == .help)
+        #expect(CommandLineOptions.parse(["--", "cmd", "--help"]) != .help)
+    }
+
+    @Test(arguments: [
+        (["--bogus", "--", "x"], "unknown option '--bogus'"),
+        (["-x", "--", "x"], "unknown option '-x'"),
+        (["--title"], "option '--title' needs a value"),
+        (["--tail", "-1", "--", "x"], "invalid --tail '-1'"),
+        (["--tail", "many", "--", "x"], "invalid --tail 'many'"),
+        (["--status", "all", "--", "x"], "invalid --status 'all'"),
+        (["--show-output", "sometimes", "--", "x"], "invalid --show-output 'sometimes'"),
+        (["--timeout", "0", "--", "x"], "invalid --timeout '0'"),
+        (["--timeout", "soon", "--", "x"], "invalid --timeout 'soon'"),
+        ([], "no command given"),
+        (["--title", "x"], "no command given"),
+        (["--"], "no command given"),
+        (["--", ""], "the command is an empty string"),
+    ])
+    func invalidArguments(arguments: [String], message: String) throws {
+        let found = try #require(problem(arguments))
+        #expect(found.hasPrefix(message), "\(found)")
+    }
+
+    @Test func usageNamesEveryOption() {
+        for option in ["--title", "--success", "--status", "--show-output", "--tail", "--timeout", "--help"] {
+            #expect(Usage.text.contains(option))
+        }
+    }
+
+    @Test func theDefaultTitleQuotesWordsForAShell() {
+        #expect(ShellQuoting.commandLine(["make", "-j4", "all"]) == "make -j4 all")
+        #expect(ShellQuoting.commandLine(["sh", "-c", "echo hi"]) == "sh -c 'echo hi'")
+        #expect(ShellQuoting.commandLine(["echo", "it's", ""]) == #"echo 'it'\''s' ''"#)
+        #expect(ShellQuoting.commandLine(["a/b.c", "x=1,2:3@%+_"]) == "a/b.c x=1,2:3@%+_")
+        #expect(ShellQuoting.commandLine(["$HOME", "*", "é"]) == "'$HOME' '*' 'é'")
+    }
+}
