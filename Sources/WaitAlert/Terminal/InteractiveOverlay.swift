@@ -854,7 +854,13 @@ final class InteractiveOverlay: WaitAlertRenderer {
         guard let relay else { return }
         self.relay = nil
         capturedPartials = 0
-        relay.release()
+        if relay.release() {
+            // The relay printed over the lines and they were not drawn since: the next draw
+            // draws them afresh, and records them as drawn again.
+            screen.markErased(cursorShown: false)
+            TerminalGuard.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            dirty = true
+        }
     }
 
     // MARK: - Input and signals

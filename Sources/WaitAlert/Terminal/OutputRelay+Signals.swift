@@ -83,20 +83,34 @@ extension OutputRelay {
             _ = WaitAlertStandardError.writeAll(
                 UnsafeRawBufferPointer(rebasing: signalContext.unprinted[..<unprinted]), to: error)
         }
-        for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
-            let real = real(descriptor)
-            let controller =
-                descriptor == STDOUT_FILENO
-                ? outputController.exchange(-1, ordering: .sequentiallyConsistent)
-                : errorController.exchange(-1, ordering: .sequentiallyConsistent)
-            guard real != descriptor else { continue }
-            _ = dup2(real, descriptor)
-            guard controller >= 0 else { continue }
-            let buffer = signalContext.buffer
-            while case let count = read(controller, buffer.baseAddress, buffer.count), count > 0 {
-                _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: real)
-            }
+        release(STDOUT_FILENO, controller: outputController.exchange(-1, ordering: .sequentiallyConsistent))
+        release(STDERR_FILENO, controller: errorController.exchange(-1, ordering: .sequentiallyConsistent))
+    }
+
+    /// Puts the real `descriptor` back and writes what `controller` still holds to it.
+    /// Async-signal-safe.
+    private static func release(_ descriptor: Int32, controller: Int32) {
+        let real = real(descriptor)
+        guard real != descriptor else { return }
+        _ = dup2(real, descriptor)
+        guard controller >= 0 else { return }
+        let buffer = signalContext.buffer
+        while case let count = read(controller, buffer.baseAddress, buffer.count), count > 0 {
+            _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: real)
         }
+    }
+
+    /// Makes everything a signal handler reads here before any handler can run (a handler must
+    /// not run lazy initialisation).
+    static func prepareForSignals() {
+        _ = frozen.load(ordering: .relaxed)
+        _ = readsInFlight.load(ordering: .relaxed)
+        _ = unprintedCount.load(ordering: .relaxed)
+        _ = outputController.load(ordering: .relaxed)
+        _ = errorController.load(ordering: .relaxed)
+        _ = signalContext.buffer
+        _ = real(STDOUT_FILENO)
+        _ = real(STDERR_FILENO)
     }
 
     /// Installs the crash handlers (under the relay's lock).

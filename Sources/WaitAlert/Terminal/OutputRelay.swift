@@ -150,10 +150,10 @@ final class OutputRelay: Sendable {
     /// it is the same terminal; `wake` is called, on the relay thread, when output waits.
     /// Returns whether anything is captured.
     func capture(wake: @escaping @Sendable () -> Void) -> Bool {
-        // Flushed to the real terminal before the switch, outside the lock: a flush may wait for
-        // another thread's write, which may wait for the relay. Only when standard output is the
-        // terminal: a program whose output goes to a file keeps its own buffering.
-        if Self.capturesStandardOutput() { fflush(nil) }
+        // No stdio stream is flushed here: a flush locks every stream, standard input too, which
+        // a thread waiting in `readLine()` holds. What a stream still buffers goes out through
+        // whichever descriptor it finds when it is flushed, in order with the rest.
+        Self.prepareForSignals()
         return state.withLock { state in
             guard state.wake == nil else { return true }
             let terminal = Self.deviceOf(STDERR_FILENO)
@@ -183,11 +183,13 @@ final class OutputRelay: Sendable {
     /// Ends the capture: the real descriptors come back, and what was written through the
     /// capture and not printed yet is written to them — lines first, then each stream's
     /// unfinished line as it was, with no line end added.
-    func release() {
-        // Outside the lock, as in `capture`: what the streams buffer goes through the capture.
-        if state.withLock({ $0.capturedStreams.contains(.output) }) { fflush(nil) }
+    /// - Returns: whether the relay had erased the overlay's lines to print output, and the
+    ///   overlay has not drawn them since.
+    @discardableResult
+    func release() -> Bool {
         state.withLock { state in
-            guard state.wake != nil else { return }
+            guard state.wake != nil else { return false }
+            let erasedRegion = state.erasedRegion
             for stream in state.capturedStreams {
                 Self.publishController(-1, of: stream)
                 _ = dup2(Self.real(Int32(stream.rawValue)), Int32(stream.rawValue))
@@ -219,6 +221,7 @@ final class OutputRelay: Sendable {
             for (stream, bytes) in writes where !bytes.isEmpty {
                 _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: Int32(stream.rawValue)) }
             }
+            return erasedRegion
         }
     }
 
@@ -287,7 +290,7 @@ final class OutputRelay: Sendable {
             if !TerminalGuard.drawn.load(ordering: .sequentiallyConsistent)
                 || state.withLock({ $0.waitingBytes > Self.backlogLimit })
             {
-                printBacklog()
+                if printBacklog() { wakeOverlay() }  // to draw the lines it erased again
             } else {
                 wake?()
             }
@@ -324,25 +327,46 @@ final class OutputRelay: Sendable {
     /// Prints the waiting lines without the overlay, which is not collecting them: erases the
     /// region (the overlay draws it again at its next draw) and writes them, in the overlay's
     /// lock order (terminal guard, then relay).
-    private func printBacklog() {
+    ///
+    /// Like an overlay write, it counts itself in while a signal handler may wait for it, and
+    /// writes nothing once a handler has quieted the overlay (the lines stay for the handler).
+    ///
+    /// - Returns: whether it erased the overlay's lines.
+    private func printBacklog() -> Bool {
         TerminalGuard.state.withLock { _ in
-            state.withLock { state in
-                guard state.wake != nil, !state.waiting.isEmpty else { return }
+            state.withLock { state -> Bool in
+                guard state.wake != nil, !state.waiting.isEmpty else { return false }
+                TerminalGuard.writesInFlight.add(1, ordering: .sequentiallyConsistent)
+                defer { TerminalGuard.writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+                guard !TerminalGuard.quieted.load(ordering: .sequentiallyConsistent) else { return false }
                 var out = ""
+                var erased = false
                 if TerminalGuard.drawn.exchange(false, ordering: .sequentiallyConsistent) {
                     out = "\r" + OverlayScreen.eraseFromCursorRow
                     state.erasedRegion = true
+                    erased = true
                     TerminalGuard.erasedByRelay.store(true, ordering: .sequentiallyConsistent)
                 }
                 for line in state.waiting { out += TextSanitizer.keepingColors(line.text) + "\r\n" }
+                let bytes = Array(out.utf8)
+                _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: Self.real(STDERR_FILENO)) }
                 state.waiting = []
                 Self.printedAll(keeping: state.unfinishedBytes)
                 state.waitingBytes = 0
                 state.woken = false
-                let bytes = Array(out.utf8)
-                _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: Self.real(STDERR_FILENO)) }
+                return erased
             }
         }
+    }
+
+    /// Wakes the overlay, unless it was woken and has not collected since.
+    private func wakeOverlay() {
+        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+            guard let wake = state.wake, !state.woken else { return nil }
+            state.woken = true
+            return wake
+        }
+        wake?()
     }
 
     static func now() -> Duration {
@@ -386,15 +410,15 @@ final class OutputRelay: Sendable {
                 close(controller)
                 return (-1, -1)
             }
-            return (controller, open("/dev/pts/\(number)", O_RDWR | O_NOCTTY))
+            return (controller, open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC))
         #else
-            let controller = posix_openpt(O_RDWR | O_NOCTTY)
+            let controller = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
             guard controller >= 0 else { return (-1, -1) }
             guard grantpt(controller) == 0, unlockpt(controller) == 0, let name = ptsname(controller) else {
                 close(controller)
                 return (-1, -1)
             }
-            return (controller, open(name, O_RDWR | O_NOCTTY))
+            return (controller, open(name, O_RDWR | O_NOCTTY | O_CLOEXEC))
         #endif
     }
 

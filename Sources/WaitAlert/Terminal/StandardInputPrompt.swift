@@ -19,16 +19,44 @@ import Dispatch
 package enum StandardInputPrompt {
     static func present(_ prompt: WaitAlertPrompt, record: @escaping @MainActor (String) -> Void) {
         if isatty(STDIN_FILENO) == 1 { askOnTerminal(prompt) }
+        nextLine(for: prompt) { line in
+            answer(prompt, with: line)
+            if case .text(let answer)? = prompt.ending, case .text(let model) = prompt {
+                record(prompt.recordLine(answer: model.isSecret ? "********" : answer))
+            } else if case .choice(let index)? = prompt.ending, case .choice(let model) = prompt {
+                record(prompt.recordLine(answer: model.buttons[index].title))
+            }
+        }
+    }
+
+    /// Lines read and not taken yet (`nil`: the end of input), whether a read is under way, and
+    /// the prompts waiting for a line, in order. One reader at a time: a line read while its
+    /// prompt ended (a timeout, a cancel) goes to the next prompt, never lost.
+    private static var unread: [String?] = []
+    private static var reading = false
+    private static var waiting: [(prompt: WaitAlertPrompt, take: @MainActor (String?) -> Void)] = []
+
+    private static func nextLine(for prompt: WaitAlertPrompt, _ take: @escaping @MainActor (String?) -> Void) {
+        waiting.append((prompt, take))
+        serve()
+    }
+
+    /// Gives lines to the prompts still waiting, reading one when none is left.
+    private static func serve() {
+        waiting.removeAll { $0.prompt.isFinished }
+        while !waiting.isEmpty, !unread.isEmpty {
+            let line = unread.removeFirst()
+            waiting.removeFirst().take(line)
+            waiting.removeAll { $0.prompt.isFinished }
+        }
+        guard !waiting.isEmpty, !reading else { return }
+        reading = true
         DispatchQueue.global().async {
             let line = readLine(strippingNewline: true)
             Task { @MainActor in
-                guard !prompt.isFinished else { return }
-                answer(prompt, with: line)
-                if case .text(let answer)? = prompt.ending, case .text(let model) = prompt {
-                    record(prompt.recordLine(answer: model.isSecret ? "********" : answer))
-                } else if case .choice(let index)? = prompt.ending, case .choice(let model) = prompt {
-                    record(prompt.recordLine(answer: model.buttons[index].title))
-                }
+                reading = false
+                unread.append(line)
+                serve()
             }
         }
     }

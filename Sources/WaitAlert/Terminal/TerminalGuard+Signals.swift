@@ -13,6 +13,9 @@ extension TerminalGuard {
     /// Installs the signal handlers and the pipe that carries interrupt, resize and resume to
     /// Swift code. Under ``state``'s lock.
     static func install(_ state: inout State, handlers: Handlers) {
+        OutputRelay.prepareForSignals()
+        _ = rowsAboveCursor.load(ordering: .relaxed)  // a handler never runs lazy initialisation
+        _ = pasteBracketed.load(ordering: .relaxed)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
         for end in ends {

@@ -67,6 +67,13 @@ enum TerminalGuard {
             buffer.copyBytes(from: restoreBytes)
             return buffer
         }()
+        /// Moves the cursor one row up.
+        let cursorUp: UnsafeMutableRawBufferPointer = {
+            let bytes = Array("\u{1B}[A".utf8)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            buffer.copyBytes(from: bytes)
+            return buffer
+        }()
         /// Turns bracketed paste off.
         let endPaste: UnsafeMutableRawBufferPointer = {
             let bytes = Array("\u{1B}[?2004l".utf8)
@@ -145,6 +152,10 @@ enum TerminalGuard {
     /// Whether the output relay erased the overlay's lines to print the program's output, and
     /// the overlay has not drawn them again yet. Written under ``state``'s lock.
     static let erasedByRelay = Atomic<Bool>(false)
+
+    /// How many rows above the cursor the drawn lines begin (a prompt's cursor rests in its
+    /// field): an abrupt end goes up as many before erasing.
+    static let rowsAboveCursor = Atomic<Int>(0)
 
     /// Whether a prompt turned bracketed paste on, so every end must turn it off.
     static let pasteBracketed = Atomic<Bool>(false)
@@ -273,7 +284,12 @@ enum TerminalGuard {
         if clearsTaskbar {
             _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.clearTaskbar), to: output)
         }
-        if erases { _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.restore), to: output) }
+        if erases {
+            for _ in 0..<min(rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent), 64) {
+                _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.cursorUp), to: output)
+            }
+            _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.restore), to: output)
+        }
     }
 
     /// Whether this process's group is the foreground process group of the terminal `descriptor`

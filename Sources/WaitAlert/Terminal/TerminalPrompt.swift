@@ -123,8 +123,10 @@ final class TerminalPrompt {
     private func handle(_ keys: [Key]) {
         for key in keys where !finished {
             if key == .suspend {
+                // Without job control (a session's own group) there is nobody to continue it.
+                guard getpgrp() != getsid(0) else { continue }
                 stop()
-                continue
+                return  // `fg` draws it again
             }
             switch prompt {
             case .text(let model): handle(key, in: model)
@@ -198,6 +200,8 @@ final class TerminalPrompt {
         out += OverlayScreen.endSynchronized
         drawnRows = lines.count
         TerminalGuard.setDrawn(true)
+        // An abrupt end erases from the prompt's first row, not only from the cursor's.
+        TerminalGuard.rowsAboveCursor.store(cursorRow, ordering: .sequentiallyConsistent)
         write(out)
     }
 
@@ -208,6 +212,7 @@ final class TerminalPrompt {
     }
 
     private func erase() {
+        TerminalGuard.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
         write(eraseSequence())
         drawnRows = 0
         cursorRow = 0
@@ -296,6 +301,7 @@ final class TerminalPrompt {
             if case .choice(let model) = prompt { record = prompt.recordLine(answer: model.buttons[index].title) }
         default: break
         }
+        TerminalGuard.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
         var out = eraseSequence() + "\u{1B}[?2004l" + OverlayScreen.showCursor
         if !record.isEmpty { out += TextSanitizer.line(record) + "\r\n" }
         write(out)

@@ -1,7 +1,7 @@
 /// Cuts the bytes a program writes to a terminal into lines, the way a terminal would show them:
 /// a pure state machine fed with explicit instants.
 ///
-/// - `\n` (or `\r\n`) ends a line.
+/// - `\n` (or `\r\n`, or `\r\r\n` as output processing may make it) ends a line.
 /// - A `\r` not followed by `\n` returns to the start of the line: what follows replaces it, so a
 ///   progress line rewritten with `\r` stays one line (its latest text) instead of stacking.
 /// - A line still unfinished ``partialDelay`` after its first byte becomes ``partial``, for a
@@ -36,6 +36,9 @@ package struct OutputLines: Sendable {
         var lines: [String] = []
         for byte in bytes {
             if carriageReturn {
+                // `\r\r\n` (a terminal's output processing adds a `\r` before each `\n`) ends
+                // the line as `\r\n` does: only text after a `\r` rewrites the line.
+                if byte == UInt8(ascii: "\r") { continue }
                 carriageReturn = false
                 if byte == UInt8(ascii: "\n") {
                     endLine(into: &lines)

@@ -12,6 +12,15 @@ struct OutputLinesTests {
         #expect(!lines.hasUnfinishedLine)
     }
 
+    /// A terminal's output processing turns `\r\n` (and a `\r` line ended later by `\n`) into
+    /// `\r\r\n`: the line keeps its text.
+    @Test func doubledCarriageReturnsBeforeANewlineKeepTheLine() {
+        var lines = OutputLines()
+        #expect(lines.feed(Array("crlf\r\r\nprogress 100%\r".utf8), at: t0) == ["crlf"])
+        #expect(lines.feed(Array("\r\n".utf8), at: t0) == ["progress 100%"])
+        #expect(lines.feed(Array("10%\r\r20%\n".utf8), at: t0) == ["20%"])
+    }
+
     @Test func aCarriageReturnSplitAcrossReadsStillEndsTheLine() {
         var lines = OutputLines()
         #expect(lines.feed(Array("done\r".utf8), at: t0) == [])
