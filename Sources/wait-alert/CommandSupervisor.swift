@@ -47,7 +47,7 @@ struct CommandSupervisor {
     private let settings: Settings
     private let reporter: WaitAlertReporter
     private var channels: [Channel]
-    private var tail: OutputTail
+    private var tail: LastLines
     private var status: String?
     private var windowSize: (columns: UInt16, rows: UInt16)?
     private let start = ContinuousClock.now
@@ -65,7 +65,7 @@ struct CommandSupervisor {
                 descriptor: $0.descriptor, passesThroughTo: $0.channel.passesThroughTo,
                 isTerminal: $0.channel.isTerminal)
         }
-        tail = OutputTail(capacity: settings.tail)
+        tail = LastLines(capacity: settings.tail)
         if let source = settings.sizeSource, let size = PseudoTerminal.windowSize(of: source) {
             windowSize = (size.ws_col, size.ws_row)
         }

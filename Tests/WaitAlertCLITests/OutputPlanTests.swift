@@ -36,19 +36,4 @@ struct OutputPlanTests {
         let dumb = OutputPlan.make(standardOutputIsTerminal: true, standardErrorIsTerminal: true, interactive: false)
         #expect(dumb.channels == [Channel(descriptors: [1, 2], isTerminal: true, passesThroughTo: 1)])
     }
-
-    @Test func theTailKeepsTheLastLinesOldestFirst() {
-        var tail = OutputTail(capacity: 3)
-        #expect(tail.lines.isEmpty)
-        tail.append("a")
-        tail.append("b")
-        #expect(tail.lines == ["a", "b"])
-        for line in ["c", "d", "e"] { tail.append(line) }
-        #expect(tail.lines == ["c", "d", "e"])
-        tail.append("f")
-        #expect(tail.lines == ["d", "e", "f"])
-        var none = OutputTail(capacity: 0)
-        none.append("a")
-        #expect(none.lines.isEmpty)
-    }
 }

@@ -23,7 +23,7 @@ extension WaitAlertReporter {
     @discardableResult
     public func follow<Lines: AsyncSequence>(lines: Lines, keeping: Int = 10) async throws -> [String]
     where Lines.Element == String {
-        var tail = Tail(capacity: max(keeping, 0))
+        var tail = LastLines(capacity: keeping)
         do {
             for try await line in lines {
                 try Task.checkCancellation()
@@ -40,28 +40,4 @@ extension WaitAlertReporter {
         }
         return tail.lines
     }
-}
-
-/// The last lines of a source, in a ring of fixed size.
-private struct Tail {
-    let capacity: Int
-    private var ring: [String] = []
-    private var next = 0
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        ring.reserveCapacity(capacity)
-    }
-
-    mutating func append(_ line: String) {
-        guard capacity > 0 else { return }
-        if ring.count < capacity {
-            ring.append(line)
-        } else {
-            ring[next] = line
-            next = (next + 1) % capacity
-        }
-    }
-
-    var lines: [String] { Array(ring[next...] + ring[..<next]) }
 }

@@ -198,15 +198,7 @@ enum TerminalGuard {
     /// lands after a signal handler's restore: while the handler has quieted the overlay (the
     /// program is about to end or to stop), the bytes are dropped.
     static func write(_ bytes: [UInt8], to terminal: any WaitAlertTerminal) -> Bool {
-        guard !exited.load(ordering: .acquiring) else { return false }
-        return state.withLock { _ in
-            guard !exited.load(ordering: .relaxed) else { return false }
-            writesInFlight.add(1, ordering: .sequentiallyConsistent)
-            defer { writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
-            // Dropped, not failed: after `SIGCONT` the overlay draws afresh.
-            guard !quieted.load(ordering: .sequentiallyConsistent) else { return true }
-            return terminal.write(bytes)
-        }
+        write(to: terminal) { bytes }
     }
 
     /// Writes the bytes `compose` returns like ``write(_:to:)``, composing them under the same
@@ -218,6 +210,7 @@ enum TerminalGuard {
             guard !exited.load(ordering: .relaxed) else { return false }
             writesInFlight.add(1, ordering: .sequentiallyConsistent)
             defer { writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            // Dropped, not failed: after `SIGCONT` the overlay draws afresh.
             guard !quieted.load(ordering: .sequentiallyConsistent) else { return true }
             let bytes = compose()
             return bytes.isEmpty || terminal.write(bytes)
