@@ -42,10 +42,12 @@ extension WaitAlertReporter {
         @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
     ) async throws -> Value {
         let mailbox = ReportMailbox()
-        let (presenter, session) = await beginChild(title, mailbox: mailbox, retention: retention)
+        let cancellation = WorkCancellation()
+        let (presenter, session) = await beginChild(
+            title, mailbox: mailbox, cancellation: cancellation, retention: retention)
         return try await runAlert(
             title, success: success, failure: failure, presenter: presenter, session: session, mailbox: mailbox,
-            isolation: isolation, operation: operation)
+            cancellation: cancellation, isolation: isolation, operation: operation)
     }
 
     /// Runs `operation` as the next step of this alert: a child task (see
@@ -92,10 +94,12 @@ extension WaitAlertReporter {
     /// one, a top-level alert on the current presenter).
     @MainActor
     private func beginChild(
-        _ title: String, mailbox: ReportMailbox, retention: WaitAlertRowRetention
+        _ title: String, mailbox: ReportMailbox, cancellation: WorkCancellation, retention: WaitAlertRowRetention
     ) -> (WaitAlertPresenter, AlertSession) {
         let presenter = parent?.presenter ?? .current
-        return (presenter, presenter.begin(title, mailbox: mailbox, parent: parent?.session, retention: retention))
+        let session = presenter.begin(title, mailbox: mailbox, parent: parent?.session, retention: retention)
+        session.attach(cancel: cancellation.cancel)
+        return (presenter, session)
     }
 
     /// Runs `operation` for every element at once (at most `maxConcurrency` at a time), each as a
@@ -132,8 +136,10 @@ extension WaitAlertReporter {
         var results = [Result<Value, any Error>?](repeating: nil, count: elements.count)
         try await withThrowingTaskGroup(of: (Int, Result<Value, any Error>).self) { group in
             var next = 0
+            // Once the group is cancelled (a failure under fail fast, the caller's cancellation,
+            // Ctrl-C), no task waiting its turn starts: its pending row ends as not run.
             func addTask() {
-                guard next < elements.count else { return }
+                guard next < elements.count, !Task.isCancelled else { return }
                 let (index, element, title) = (next, elements[next], titles[next])
                 next += 1
                 group.addTask {

@@ -33,7 +33,8 @@ import Synchronization
 ///   without suspending costs no thread hop at all; but **synchronous, CPU-bound work in the
 ///   closure then blocks the main actor**, and with it the spinner and Ctrl-C. Put such work in a
 ///   `@concurrent` (or nonisolated `async`) function and await it from the closure.
-/// - Cancelling the calling task cancels the work; the alert ends as cancelled, and a
+/// - Cancelling the calling task cancels the work — at once, even work that has not suspended
+///   yet, so a CPU-bound loop that checks `Task.isCancelled` stops; the alert ends as cancelled, and a
 ///   `CancellationError` thrown by the work is rethrown as it is, never shown as a failure.
 /// - An error thrown by the work ends the alert as a failure, and is rethrown unchanged.
 /// - With a timeout (`timeout:`, or the timing's), the work is cancelled when it elapses, the alert ends as
@@ -69,11 +70,12 @@ public func withWaitAlert<Value: Sendable>(
     @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
 ) async throws -> Value {
     let mailbox = ReportMailbox()
+    let cancellation = WorkCancellation()
     let (presenter, session) = try await beginAlert(
-        title, timeout: timeout, timing: timing, presenter: presenter, mailbox: mailbox)
+        title, timeout: timeout, timing: timing, presenter: presenter, mailbox: mailbox, cancellation: cancellation)
     return try await runAlert(
         title, success: success, failure: failure, presenter: presenter, session: session, mailbox: mailbox,
-        isolation: isolation, operation: operation)
+        cancellation: cancellation, isolation: isolation, operation: operation)
 }
 
 /// Runs `operation` under an alert that has begun (a top-level alert or a child task), and ends
@@ -86,6 +88,7 @@ func runAlert<Value: Sendable>(
     presenter: WaitAlertPresenter,
     session: AlertSession,
     mailbox: ReportMailbox,
+    cancellation: WorkCancellation,
     isolation: isolated (any Actor)?,
     operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
 ) async throws -> Value {
@@ -93,27 +96,34 @@ func runAlert<Value: Sendable>(
     // while starting needs no await, and its end is placed on the timeline where it happened.
     let finished = FinishedWork<Value>(clock: session.clock)
     let reporter = WaitAlertReporter(mailbox: mailbox, parent: AlertParent(presenter: presenter, session: session))
-    let work: Task<Void, Never>
     let executor = session.workExecutor
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !Task.isCancelled {
-        // Starts on the caller's actor at once; work that never suspends is done when this returns.
-        work = Task.immediate(executorPreference: executor) { [isolation] in
-            _ = isolation  // captured so the closure, and the work, run on the caller's actor
-            do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
+    // `operation` was sent here and goes, once, to the work's task created below; the cancellation
+    // handler's closure only carries it there.
+    nonisolated(unsafe) let operation = operation
+    // The work's task enters `cancellation` before the operation runs, and the caller's
+    // cancellation is forwarded to it from before the task exists: work that never suspends —
+    // still running inline in `Task.immediate` — is cancelled all the same.
+    await withTaskCancellationHandler {
+        let work: Task<Void, Never>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            // Starts on the caller's actor at once; work that never suspends is done when this returns.
+            work = Task.immediate(executorPreference: executor) { [isolation] in
+                _ = isolation  // captured so the closure, and the work, run on the caller's actor
+                cancellation.enter()
+                defer { cancellation.leave() }
+                do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
+            }
+        } else {
+            work = Task(executorPreference: executor) { [isolation] in
+                _ = isolation  // captured so the closure, and the work, run on the caller's actor
+                cancellation.enter()
+                defer { cancellation.leave() }
+                do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
+            }
         }
-    } else {
-        work = Task(executorPreference: executor) { [isolation] in
-            _ = isolation  // captured so the closure, and the work, run on the caller's actor
-            do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
-        }
-    }
-    if finished.outcome == nil {
-        await session.attach(cancel: { work.cancel() })
-        await withTaskCancellationHandler {
-            await work.value
-        } onCancel: {
-            work.cancel()
-        }
+        if finished.outcome == nil { await work.value }
+    } onCancel: {
+        cancellation.cancel()
     }
     let (result, endedAt) = finished.outcome ?? (.failure(CancellationError()), nil)
     var outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)
@@ -121,8 +131,14 @@ func runAlert<Value: Sendable>(
     if case .failure = outcome {
         for line in mailbox.failureReport.withLock({ $0 }) { mailbox.log(line) }
     }
-    let timedOut = await presenter.end(session, with: outcome, at: endedAt)
-    if timedOut { throw WaitAlertTimeoutError() }
+    let (timedOut, shown) = await MainActor.run {
+        (presenter.end(session, with: outcome, at: endedAt), !presenter.renderers.isEmpty)
+    }
+    if timedOut {
+        if shown { ShownErrors.record(WaitAlertTimeoutError()) }
+        throw WaitAlertTimeoutError()
+    }
+    if shown, case .failure(let error) = result { ShownErrors.record(error) }
     return try result.get()
 }
 
@@ -199,10 +215,12 @@ extension WaitAlertOutcome {
 @MainActor
 private func beginAlert(
     _ title: String, timeout: Duration?, timing: WaitAlertTiming?, presenter: WaitAlertPresenter?,
-    mailbox: ReportMailbox
+    mailbox: ReportMailbox, cancellation: WorkCancellation
 ) throws(WaitAlertConfigurationError) -> (WaitAlertPresenter, AlertSession) {
     let presenter = presenter ?? .current
     var timing = timing ?? presenter.timing
     if let timeout { timing = try timing.withTimeout(timeout) }
-    return (presenter, presenter.begin(title, timing: timing, mailbox: mailbox))
+    let session = presenter.begin(title, timing: timing, mailbox: mailbox)
+    session.attach(cancel: cancellation.cancel)
+    return (presenter, session)
 }

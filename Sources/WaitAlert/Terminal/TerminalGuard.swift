@@ -251,17 +251,26 @@ enum TerminalGuard {
 
     /// A Ctrl-C with no work to cancel: restore the terminal and let `SIGINT` do what it would
     /// have done without the overlay.
+    ///
+    /// The overlay is quieted first, so no frame drawn meanwhile (off the main actor, or by a
+    /// step already under way) lands after the erase, and what the program printed under the
+    /// overlay reaches the terminal before the signal ends it. A program that handles `SIGINT`
+    /// itself and goes on draws again.
     static func passOnInterrupt() {
         let wasActive = state.withLock { state -> Bool in
             let wasActive = active.exchange(false, ordering: .acquiringAndReleasing)
             if wasActive {
+                quieted.store(true, ordering: .sequentiallyConsistent)
                 eraseIfDrawn()
                 TerminalModes.restore()
             }
             uninstall(&state)
             return wasActive
         }
-        if wasActive { kill(getpid(), SIGINT) }
+        guard wasActive else { return }
+        OutputRelay.shared.withLock { $0 }?.release()
+        kill(getpid(), SIGINT)
+        quieted.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Writes the restore bytes if overlay lines are on screen and this process is in the

@@ -1,0 +1,88 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How a command-line program ends after an error its wait alerts have already shown.
+///
+/// A wait alert that ends with an error says so in its final line (`✖ Hashing: disk full`,
+/// `⚠ Hashing: cancelled after 2.0s`). A program that then prints the error again — as
+/// swift-argument-parser does with `Error: …` for any error `run()` throws — says it twice, and
+/// Ctrl-C ends it with status 1 instead of 130. Ask ``status(for:)`` instead:
+///
+/// ```swift
+/// @main
+/// struct Hash: AsyncParsableCommand {
+///     func run() async throws {
+///         do {
+///             try await hashFiles()  // calls withWaitAlert
+///         } catch {
+///             // Shown already: exit with its status, without printing it again.
+///             if let status = WaitAlertExit.status(for: error) { throw ExitCode(status) }
+///             throw error
+///         }
+///     }
+/// }
+/// ```
+///
+/// Without swift-argument-parser, `exit(WaitAlertExit.status(for: error) ?? 1)` after printing
+/// the error only when the status is `nil`.
+public enum WaitAlertExit {
+    /// The status to exit with after `error`, when a wait alert has already shown it; `nil` when
+    /// no alert has, so the program must still report it.
+    ///
+    /// - 130 (128 + the signal's number) when Ctrl-C cancelled the work — or `SIGTERM`/`SIGHUP`
+    ///   under ``TerminalOverlay/ProcessIntegration/cancelsOnTermination`` — whatever the work
+    ///   threw while winding down, as a shell reports a program a signal ended;
+    /// - 124 for ``WaitAlertTimeoutError`` (as `timeout(1)` and `wait-alert --timeout` do);
+    /// - 1 for any other error an alert ended with: its failure line showed it (or the
+    ///   cancellation line, for a `CancellationError` that no signal caused).
+    ///
+    /// An alert showed an error when it ended with it — failed, timed out or cancelled — on a
+    /// presenter with a renderer. Errors are matched by type and description, so an error thrown
+    /// again unchanged, or as an equal value, counts as shown.
+    public static func status(for error: any Error) -> Int32? {
+        let signal = ProcessGroupGuard.cancellingSignal.load(ordering: .sequentiallyConsistent)
+        let cancelled = error is CancellationError
+        guard cancelled && signal != 0 || ShownErrors.contains(error) else { return nil }
+        if signal != 0 { return 128 + signal }
+        return error is WaitAlertTimeoutError ? 124 : 1
+    }
+}
+
+/// The errors alerts ended with lately, as their type and description: what ``WaitAlertExit``
+/// counts as shown. Bounded: an error is asked about right after its alert ended.
+enum ShownErrors {
+    private struct Shown: Hashable {
+        let type: ObjectIdentifier
+        let description: String
+    }
+
+    private static let capacity = 32
+    private static let shown = Mutex<[Shown]>([])
+
+    private static func key(_ error: any Error) -> Shown {
+        Shown(type: ObjectIdentifier(type(of: error)), description: String(describing: error))
+    }
+
+    /// Records that an alert ended with `error` where a renderer showed it.
+    static func record(_ error: any Error) {
+        let key = key(error)
+        shown.withLock { shown in
+            shown.removeAll { $0 == key }
+            shown.append(key)
+            if shown.count > capacity { shown.removeFirst(shown.count - capacity) }
+        }
+    }
+
+    /// Whether an alert ended with `error` (or an equal one).
+    static func contains(_ error: any Error) -> Bool {
+        let key = key(error)
+        return shown.withLock { $0.contains(key) }
+    }
+}
