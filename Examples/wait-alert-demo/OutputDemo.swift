@@ -16,14 +16,20 @@ import WaitAlert
 ///     swift run wait-alert-demo output --exit       exit(0) right after printing, mid-alert
 ///     swift run wait-alert-demo output --crash      a fatal error right after printing
 ///     swift run wait-alert-demo output --ask        asks a question with the alert suspended
+///     swift run wait-alert-demo output --background a job started in the background goes on
+///                                                   writing after the program has ended
+///     swift run wait-alert-demo output --hostile    a subprocess's last, unfinished line is
+///                                                   full of escape sequences
 enum OutputDemo {
-    static let usage = "wait-alert-demo output [--megabyte] [--exit] [--crash] [--ask]"
+    static let usage = "wait-alert-demo output [--megabyte] [--exit] [--crash] [--ask] [--background] [--hostile]"
 
     struct Options {
         var megabyte = false
         var exits = false
         var crashes = false
         var asks = false
+        var background = false
+        var hostile = false
     }
 
     static func parse(_ arguments: [String]) -> Options? {
@@ -34,6 +40,8 @@ enum OutputDemo {
             case "--exit": options.exits = true
             case "--crash": options.crashes = true
             case "--ask": options.asks = true
+            case "--background": options.background = true
+            case "--hostile": options.hostile = true
             default: return nil
             }
         }
@@ -51,6 +59,24 @@ enum OutputDemo {
                 let status = await shell(
                     "seq -f 'out %06g' 1 90000 & seq -f 'err %06g' 1 90000 >&2; wait")
                 if status != 0 { throw ShellFailure(status: status) }
+            }
+            return
+        }
+        if options.background {
+            try await withWaitAlert("Starting a job", success: "Started") { alert in
+                // The job keeps the captured output it inherited, and writes after the program ends.
+                _ = await shell(
+                    "(sleep 1; echo 'background output'; echo 'background error' >&2; sleep 0.5; "
+                        + "echo 'background done') &")
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            return
+        }
+        if options.hostile {
+            try await withWaitAlert("Working", success: "Done") { _ in
+                _ = await shell(
+                    "echo 'first line'; printf 'last \\033]0;PWNED\\007\\033[?1049h\\033[31mred\\033[0m'")
+                try await Task.sleep(for: .milliseconds(500))
             }
             return
         }

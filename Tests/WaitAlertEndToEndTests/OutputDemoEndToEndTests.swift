@@ -150,6 +150,43 @@
                 #expect(demo.modesAtExit == demo.modesBefore)
             }
 
+            /// A job the program started in the background while its output was caught goes on
+            /// writing after the program has ended: its lines reach the terminal, as without the
+            /// capture, instead of failing with EIO.
+            @Test func aBackgroundJobKeepsAWorkingOutputAfterTheProgramEnds() async throws {
+                // Under a shell that outlives it, as in a terminal: the end of a session's leader
+                // would hang the job up.
+                let demo = try DemoProcess(
+                    [
+                        "-c", "\"$0\" output --background; echo \"demo exited $?\"; sleep 4",
+                        try DemoProcess.executable.get(),
+                    ],
+                    program: "/bin/sh")
+                try await demo.waitFor(text: "demo exited 0")
+                try await demo.waitFor(text: "background done", timeout: .seconds(4))
+                let transcript = demo.screen.transcript.filter { !$0.isEmpty }
+                for line in ["background output", "background error", "background done"] {
+                    #expect(transcript.filter { $0 == line }.count == 1, "\(numbered(transcript))")
+                }
+                #expect(transcript.first { $0.hasPrefix("✔ Started (") } != nil, "\(numbered(transcript))")
+                _ = Glibc.kill(-demo.pid, SIGKILL)  // the shell and its sleep: the session's group
+                _ = try await demo.waitForExit()
+            }
+
+            /// A subprocess's last line, unfinished when the alert ends, is written where it was
+            /// left — sanitized like every other line: no title change, no alternate screen, its
+            /// colour kept.
+            @Test func anUnfinishedLastLineIsSanitizedWhenTheCaptureEnds() async throws {
+                let demo = try DemoProcess(["output", "--hostile"])
+                #expect(try await demo.waitForExit() == .exited(0))
+                #expect(!demo.output.contains(bytes: "\u{1B}]0;"), "\(escaped(demo.output.suffix(200)))")
+                #expect(!demo.output.contains(bytes: "\u{1B}[?1049h"), "\(escaped(demo.output.suffix(200)))")
+                #expect(!demo.output.contains(bytes: "PWNED"))
+                #expect(demo.output.contains(bytes: "last \u{1B}[31mred\u{1B}[0m"))
+                let transcript = demo.screen.transcript.filter { !$0.isEmpty }
+                #expect(transcript.contains("first line") && transcript.contains("last red"), "\(numbered(transcript))")
+            }
+
             private func readFile(_ path: String) -> String? {
                 guard let file = fopen(path, "rb") else { return nil }
                 defer { fclose(file) }

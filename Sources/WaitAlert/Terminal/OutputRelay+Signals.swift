@@ -64,9 +64,11 @@ extension OutputRelay {
         }
     }
 
-    /// Puts the real descriptors back and writes what the pseudo-terminals still hold to them,
-    /// unprocessed, for a program that is ending on a signal: its last words (a crash message, a
-    /// report written after the signal) reach the terminal. Async-signal-safe.
+    /// Puts the real descriptors back and writes what was caught and not printed yet, then what
+    /// the pseudo-terminals still hold, to them, for a program that is ending on a signal: its
+    /// last words (a crash message, a report written after the signal) reach the terminal,
+    /// sanitized byte by byte (``RawOutputSanitizer``: no escape sequence or control but line
+    /// ends and tabs, so colours go too). Async-signal-safe.
     static func releaseFromSignal() {
         // The relay stops reading, and a read under way (with its copy) is waited for, at most
         // 50 ms: from then on what was read is in the kept copy, and the rest in the
@@ -80,24 +82,33 @@ extension OutputRelay {
         let error = real(STDERR_FILENO)
         let unprinted = unprintedCount.exchange(0, ordering: .sequentiallyConsistent)
         if error != STDERR_FILENO, unprinted > 0 {
+            var sanitizer = RawOutputSanitizer()
+            var count = sanitizer.filter(signalContext.unprinted, input: 0..<unprinted)
+            count += sanitizer.finish(into: UnsafeMutableRawBufferPointer(rebasing: signalContext.unprinted[count...]))
             _ = WaitAlertStandardError.writeAll(
-                UnsafeRawBufferPointer(rebasing: signalContext.unprinted[..<unprinted]), to: error)
+                UnsafeRawBufferPointer(rebasing: signalContext.unprinted[..<count]), to: error)
         }
         release(STDOUT_FILENO, controller: outputController.exchange(-1, ordering: .sequentiallyConsistent))
         release(STDERR_FILENO, controller: errorController.exchange(-1, ordering: .sequentiallyConsistent))
+        handOffAtEnd()
     }
 
-    /// Puts the real `descriptor` back and writes what `controller` still holds to it.
-    /// Async-signal-safe.
+    /// Puts the real `descriptor` back and writes what `controller` still holds to it,
+    /// sanitized. Async-signal-safe.
     private static func release(_ descriptor: Int32, controller: Int32) {
         let real = real(descriptor)
         guard real != descriptor else { return }
         _ = dup2(real, descriptor)
         guard controller >= 0 else { return }
         let buffer = signalContext.buffer
-        while case let count = read(controller, buffer.baseAddress, buffer.count), count > 0 {
-            _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: real)
+        let start = RawOutputSanitizer.maximumHeld  // room for bytes held from the read before
+        var sanitizer = RawOutputSanitizer()
+        while case let count = read(controller, buffer.baseAddress! + start, buffer.count - start), count > 0 {
+            let kept = sanitizer.filter(buffer, input: start..<start + count)
+            _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<kept]), to: real)
         }
+        let kept = sanitizer.finish(into: buffer)
+        _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<kept]), to: real)
     }
 
     /// Makes everything a signal handler reads here before any handler can run (a handler must
@@ -108,6 +119,7 @@ extension OutputRelay {
         _ = unprintedCount.load(ordering: .relaxed)
         _ = outputController.load(ordering: .relaxed)
         _ = errorController.load(ordering: .relaxed)
+        prepareHandOffForSignals()
         _ = signalContext.buffer
         _ = real(STDOUT_FILENO)
         _ = real(STDERR_FILENO)
@@ -154,5 +166,113 @@ extension OutputRelay {
         // A fault happens again when the handler returns, now with the previous handler; a signal
         // that was sent (`abort()`, `kill`) is sent again.
         if (info?.pointee.si_code ?? 0) <= 0 { raise(signal) }
+    }
+}
+
+extension OutputRelay {
+    /// Each pseudo-terminal's controller and device (output, then error), published when the
+    /// relay is made, for ``handOffAtEnd()``; -1 when there is none.
+    private static let handOffOutputController = Atomic<Int32>(-1)
+    private static let handOffOutputDevice = Atomic<Int32>(-1)
+    private static let handOffErrorController = Atomic<Int32>(-1)
+    private static let handOffErrorDevice = Atomic<Int32>(-1)
+    /// Whether ``handOffAtEnd()`` has run.
+    private static let handedOff = Atomic<Bool>(false)
+
+    /// Makes what ``handOffAtEnd()`` reads before a signal handler can run it.
+    fileprivate static func prepareHandOffForSignals() {
+        _ = handedOff.load(ordering: .relaxed)
+        _ = handOffOutputController.load(ordering: .relaxed)
+        _ = handOffOutputDevice.load(ordering: .relaxed)
+        _ = handOffErrorController.load(ordering: .relaxed)
+        _ = handOffErrorDevice.load(ordering: .relaxed)
+    }
+
+    /// Publishes the relay's pseudo-terminals for ``handOffAtEnd()``.
+    static func publishForHandOff(_ channels: [Channel]) {
+        for channel in channels {
+            switch channel.stream {
+            case .output:
+                handOffOutputController.store(channel.controller, ordering: .sequentiallyConsistent)
+                handOffOutputDevice.store(channel.device, ordering: .sequentiallyConsistent)
+            case .error:
+                handOffErrorController.store(channel.controller, ordering: .sequentiallyConsistent)
+                handOffErrorDevice.store(channel.device, ordering: .sequentiallyConsistent)
+            }
+        }
+    }
+
+    /// The program is ending, its real descriptors back: when processes it started while output
+    /// was caught still hold a pseudo-terminal as their standard output or error (a job started
+    /// in the background with `&`), a relay process takes the pseudo-terminals over and copies
+    /// what they write to the terminal, as it is, until the last of them closes it — so they
+    /// keep a working output after the program has gone, as without the capture. Nothing is
+    /// left behind when no such process remains. Async-signal-safe (for the signal and crash
+    /// paths): the relay process is forked and runs only system calls on memory made before.
+    static func handOffAtEnd() {
+        guard !handedOff.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        var channels = (
+            pollfd(
+                fd: handOffOutputController.load(ordering: .sequentiallyConsistent), events: Int16(POLLIN), revents: 0),
+            pollfd(
+                fd: handOffErrorController.load(ordering: .sequentiallyConsistent), events: Int16(POLLIN), revents: 0)
+        )
+        guard channels.0.fd >= 0 || channels.1.fd >= 0 else { return }
+        // This process's own devices go: whoever still holds one is another process.
+        let outputDevice = handOffOutputDevice.exchange(-1, ordering: .sequentiallyConsistent)
+        let errorDevice = handOffErrorDevice.exchange(-1, ordering: .sequentiallyConsistent)
+        if outputDevice >= 0 { close(outputDevice) }
+        if errorDevice >= 0 { close(errorDevice) }
+        // The relay thread stops reading (a read under way is waited for, at most 50 ms).
+        frozen.store(true, ordering: .sequentiallyConsistent)
+        var waits = 0
+        while readsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
+            _ = poll(nil, 0, 1)
+            waits += 1
+        }
+        let held = withUnsafeMutableBytes(of: &channels) { raw in
+            let fds = raw.baseAddress!.assumingMemoryBound(to: pollfd.self)
+            _ = poll(fds, 2, 0)
+            return copyWhileHeld(fds)
+        }
+        guard held else { return }
+        guard fork() == 0 else { return }
+        // The relay process: default signal handling, none of the program's descriptors but
+        // the terminal's and the controllers.
+        var defaultAction = sigaction()
+        sigemptyset(&defaultAction.sa_mask)  // SIG_DFL
+        for signal in TerminalGuard.guardedSignals { sigaction(signal, &defaultAction, nil) }
+        for signal in crashSignals { sigaction(signal, &defaultAction, nil) }
+        let highest = min(getdtablesize(), 65_536)
+        for descriptor in 3..<max(highest, 3) where descriptor != channels.0.fd && descriptor != channels.1.fd {
+            close(descriptor)
+        }
+        withUnsafeMutableBytes(of: &channels) { raw in
+            let fds = raw.baseAddress!.assumingMemoryBound(to: pollfd.self)
+            while fds[0].fd >= 0 || fds[1].fd >= 0 {
+                guard poll(fds, 2, -1) >= 0 || errno == EINTR else { break }
+                _ = copyWhileHeld(fds)
+            }
+        }
+        _exit(0)
+    }
+
+    /// Copies what each ready controller in `fds` (output, error) holds to descriptor 1 or 2,
+    /// and stops watching (sets to -1) a controller no process holds any more. Returns whether
+    /// some process still holds one. Async-signal-safe.
+    private static func copyWhileHeld(_ fds: UnsafeMutablePointer<pollfd>) -> Bool {
+        let buffer = signalContext.buffer
+        for index in 0..<2 where fds[index].fd >= 0 {
+            let target: Int32 = index == 0 ? STDOUT_FILENO : STDERR_FILENO
+            let events = Int32(fds[index].revents)
+            fds[index].revents = 0
+            if events & Int32(POLLIN) != 0 {
+                while case let count = read(fds[index].fd, buffer.baseAddress, buffer.count), count > 0 {
+                    _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: target)
+                }
+            }
+            if events & Int32(POLLHUP | POLLERR | POLLNVAL) != 0 { fds[index].fd = -1 }
+        }
+        return fds[0].fd >= 0 || fds[1].fd >= 0
     }
 }

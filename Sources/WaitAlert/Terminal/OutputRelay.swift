@@ -125,6 +125,7 @@ final class OutputRelay: Sendable {
             state.channels = channels
             for channel in channels { state.lines[channel.stream] = OutputLines() }
         }
+        Self.publishForHandOff(channels)
         let relay = self
         DispatchQueue(label: "WaitAlert output relay", qos: .userInitiated).async { relay.run() }
     }
@@ -210,7 +211,7 @@ final class OutputRelay: Sendable {
                 add(Array(TextSanitizer.keepingColors(line.text).utf8) + [0x0A], to: line.stream)
             }
             for stream in Stream.allCases where state.capturedStreams.contains(stream) {
-                add(state.lines[stream]?.finishRaw() ?? [], to: stream)
+                add(Array((state.lines[stream]?.finishForDisplay() ?? "").utf8), to: stream)
             }
             state.waiting = []
             Self.printedAll(keeping: state.unfinishedBytes)

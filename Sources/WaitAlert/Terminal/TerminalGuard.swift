@@ -245,8 +245,10 @@ enum TerminalGuard {
             TerminalModes.restore()
         }
         // Then what the program printed under the overlay and was not shown yet (outside the
-        // lock: flushing may wait on a write that waits on the relay).
+        // lock: flushing may wait on a write that waits on the relay); processes still writing
+        // through the capture keep a working output.
         OutputRelay.shared.withLock { $0 }?.release()
+        OutputRelay.handOffAtEnd()
     }
 
     /// A Ctrl-C with no work to cancel: restore the terminal and let `SIGINT` do what it would

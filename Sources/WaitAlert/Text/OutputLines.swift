@@ -77,8 +77,9 @@ package struct OutputLines: Sendable {
         return startedAt + Self.partialDelay
     }
 
-    /// The unfinished line's bytes since its last `\r`.
-    package var unfinishedBytes: [UInt8] { current }
+    /// The unfinished line's bytes since its last `\r`, and a `\r` that ended it: what a
+    /// terminal needs to show the line as it is and go on with it as the program will.
+    package var unfinishedBytes: [UInt8] { carriageReturn ? current + [UInt8(ascii: "\r")] : current }
 
     /// Whether a line is under way (written but not finished).
     package var hasUnfinishedLine: Bool { startedAt != nil }
@@ -90,12 +91,14 @@ package struct OutputLines: Sendable {
         return [Self.decode(current[...])]
     }
 
-    /// Ends the stream for a display that is going away: the unfinished line's bytes (its text
-    /// since its last `\r`, and a `\r` that ended it), to be written as they are, with no line
-    /// end added.
-    package mutating func finishRaw() -> [UInt8] {
+    /// Ends the stream for a display that is going away: the unfinished line (its text since its
+    /// last `\r`, and a `\r` that ended it), made safe to write where the program left it, with
+    /// no line end added; its colours are kept (``TextSanitizer/keepingColors(_:)``).
+    package mutating func finishForDisplay() -> String {
         defer { self = OutputLines() }
-        return carriageReturn ? current + [UInt8(ascii: "\r")] : current
+        guard !current.isEmpty || carriageReturn else { return "" }
+        let text = current.isEmpty ? "" : TextSanitizer.keepingColors(Self.decode(current[...]))
+        return carriageReturn ? text + "\r" : text
     }
 
     private mutating func endLine(into lines: inout [String]) {

@@ -88,3 +88,84 @@ struct OutputLinesTests {
         #expect(lines.feed(Array("\u{1B}[31mred\u{1B}[0m\n".utf8), at: t0) == ["\u{1B}[31mred\u{1B}[0m"])
     }
 }
+
+/// What a display going away, or a signal handler replaying it, writes of an unfinished line.
+struct UnfinishedLineTests {
+    private let t0 = Duration.seconds(10)
+
+    /// A `\r` that ended the unfinished line is kept with it: what the program writes next
+    /// replaces the line instead of running on after it ("downloading 60%downloading 100%").
+    @Test func aPendingCarriageReturnStaysWithTheUnfinishedLine() {
+        var lines = OutputLines()
+        _ = lines.feed(Array("downloading 10%\rdownloading 60%\r".utf8), at: t0)
+        #expect(lines.unfinishedBytes == Array("downloading 60%\r".utf8))
+        #expect(lines.finishForDisplay() == "downloading 60%\r")
+    }
+
+    @Test func theUnfinishedLineIsSanitizedKeepingItsColours() {
+        var lines = OutputLines()
+        _ = lines.feed(Array("last \u{1B}]0;PWNED\u{07}\u{1B}[?1049h\u{1B}[31mred\u{1B}[0m".utf8), at: t0)
+        #expect(lines.finishForDisplay() == "last \u{1B}[31mred\u{1B}[0m\u{1B}[0m")
+        #expect(!lines.hasUnfinishedLine, "finishing ends the stream")
+    }
+
+    @Test func nothingUnfinishedWritesNothing() {
+        var lines = OutputLines()
+        _ = lines.feed(Array("whole\n".utf8), at: t0)
+        #expect(lines.finishForDisplay() == "")
+    }
+}
+
+/// The byte-by-byte sanitizer a signal handler runs over output it replays.
+struct RawOutputSanitizerTests {
+    /// Sanitizes `input` cut into `pieces`, each filtered in place in a buffer with room for the
+    /// bytes held from the piece before.
+    private func sanitize(_ input: [UInt8], pieces: Int = 1) -> [UInt8] {
+        var sanitizer = RawOutputSanitizer()
+        var output: [UInt8] = []
+        let size = max((input.count + pieces - 1) / max(pieces, 1), 1)
+        let start = RawOutputSanitizer.maximumHeld
+        for chunk in stride(from: 0, to: input.count, by: size).map({ input[$0..<min($0 + size, input.count)] }) {
+            var buffer = [UInt8](repeating: 0, count: start + chunk.count)
+            buffer.replaceSubrange(start..., with: chunk)
+            let count = buffer.withUnsafeMutableBytes { sanitizer.filter($0, input: start..<start + chunk.count) }
+            output += buffer[..<count]
+        }
+        var tail = [UInt8](repeating: 0, count: 2)
+        let count = tail.withUnsafeMutableBytes { sanitizer.finish(into: $0) }
+        return output + tail[..<count]
+    }
+
+    private func sanitize(_ text: String, pieces: Int = 1) -> String {
+        String(decoding: sanitize(Array(text.utf8), pieces: pieces), as: UTF8.self)
+    }
+
+    @Test func linesTabsAndCarriageReturnsPassEscapeSequencesAndControlsGo() {
+        #expect(sanitize("one\ttwo\r\nprogress 60%\rprogress 100%\n") == "one\ttwo\r\nprogress 60%\rprogress 100%\n")
+        #expect(
+            sanitize("a\u{1B}]0;PWNED\u{07}b\u{1B}[?1049hc\u{1B}[31md\u{1B}Pdcs\u{1B}\\e\u{07}\u{08}f\u{7F}")
+                == "abcdef")
+        #expect(sanitize("x\u{1B}(By\u{1B}#8z") == "xyz", "short escapes with intermediates")
+    }
+
+    @Test func unicodeIsKeptAndC1AndBidirectionalControlsGo() {
+        #expect(sanitize("日本語 é 👍🏽\n") == "日本語 é 👍🏽\n")
+        #expect(sanitize("a\u{9B}31mb\u{9D}0;title\u{07}c\u{85}d") == "abcd")
+        #expect(sanitize("left\u{202E}right\u{2066}x\u{200F}y\u{61C}z\u{2028}") == "leftrightxyz")
+        #expect(
+            sanitize("\u{2019}quote\u{2014}dash\u{A0}") == "\u{2019}quote\u{2014}dash\u{A0}", "kin of the held bytes")
+    }
+
+    @Test func aLineBreakEndsASequenceAndTextBeyondASCIIEndsItEarly() {
+        #expect(sanitize("a\u{1B}]0;unterminated\nnext") == "a\nnext")
+        #expect(sanitize("a\u{1B}[12é") == "aé")
+    }
+
+    /// The same output cut anywhere gives the same bytes: state and held bytes carry over.
+    @Test(arguments: [2, 3, 5, 7, 11, 64])
+    func cutsAnywhereGiveTheSameOutput(pieces: Int) {
+        let text = "a\u{1B}]0;PWNED\u{07}é\u{202E}日\u{9B}1mb\u{1B}[31mc\r\nd\u{2066}e"
+        #expect(sanitize(text, pieces: pieces) == sanitize(text))
+        #expect(sanitize(text) == "aé日bc\r\nde")
+    }
+}
