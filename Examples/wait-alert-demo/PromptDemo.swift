@@ -11,36 +11,94 @@ import WaitAlert
 /// without a terminal the answers are read from standard input, one line each:
 ///
 ///     printf 'demo\n2\ny\n' | swift run wait-alert-demo prompt
+///
+/// Other modes try prompts together with the rest:
+///
+///     swift run wait-alert-demo prompt --list        one question with 30 options in a list
+///     swift run wait-alert-demo prompt --output      a confirmation while the work prints lines
+///     swift run wait-alert-demo prompt --type-ahead  a confirmation after 2 s of work: keys typed
+///                                                    before it shows never answer it
+///     swift run wait-alert-demo prompt --crash       a crash while a question shows
+///     swift run wait-alert-demo prompt --timeout     a question that times out after a second
+///                                                    (its default answers), then `readLine()`
 enum PromptDemo {
-    static let usage = "wait-alert-demo prompt [--list]"
+    static let usage = "wait-alert-demo prompt [--list | --output | --type-ahead | --crash | --timeout]"
+
+    enum Mode {
+        case questions, list, output, typeAhead, crash, timeout
+    }
 
     @MainActor static func runAndExit(_ arguments: [String]) async -> Never {
         await runModeAndExit(arguments, usage: usage, parse: parse, run: runReportingErrors)
     }
 
-    /// `--list`: one question with 30 options in a scrolling list instead.
-    static func parse(_ arguments: [String]) -> Bool? {
+    static func parse(_ arguments: [String]) -> Mode? {
         switch arguments {
-        case []: false
-        case ["--list"]: true
+        case []: .questions
+        case ["--list"]: .list
+        case ["--output"]: .output
+        case ["--type-ahead"]: .typeAhead
+        case ["--crash"]: .crash
+        case ["--timeout"]: .timeout
         default: nil
         }
     }
 
     /// Runs the questions; an unanswerable one is named on standard error.
-    @MainActor static func runReportingErrors(_ list: Bool) async throws {
+    @MainActor static func runReportingErrors(_ mode: Mode) async throws {
         do {
-            if list {
+            switch mode {
+            case .questions: try await run()
+            case .list:
                 let regions = (1...30).map { WaitAlertButton("Region \($0)") }
                 let region = try await askChoice("Pick a region", buttons: regions, style: .list)
                 print("region: \(region.title)")
-                return
+            case .output: try await confirmWhilePrinting()
+            case .typeAhead: try await confirmAfterWork()
+            case .crash:
+                Task {
+                    try await Task.sleep(for: .seconds(1))
+                    fatalError("the demo crashed on purpose while asking")
+                }
+                _ = try await askText("Name of the new project:")
+            case .timeout:
+                let name = try await askText(
+                    "Name of the new project:", default: "demo", timeout: .seconds(1), onTimeout: .useDefault)
+                print("name: \(name)")
+                print("next line: \(readLine() ?? "(end of input)")")
             }
-            try await run()
         } catch let error as WaitAlertPromptError {
             WaitAlertPresenter.current.print("wait-alert-demo: \(error)", to: .standardError)
             throw error
         }
+    }
+
+    /// A confirmation inside a wait alert whose work goes on printing — with `print`, a log line
+    /// and a subprocess — while it shows: every line comes out above the question, once.
+    @MainActor static func confirmWhilePrinting() async throws {
+        try await withWaitAlert("Copying files", success: "Copied") { alert in
+            let printer = Task { @MainActor in
+                for line in 1...20 {
+                    print("printed line \(line)")
+                    alert.log("log line \(line)")
+                    _ = await OutputDemo.shell("echo \"subprocess line $0\"", "\(line)")
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                print("printing done")
+            }
+            let proceed = try await confirm("Overwrite 3 files?", default: false)
+            try await printer.value
+            print("overwrite: \(proceed ? "yes" : "no")")
+        }
+    }
+
+    /// Two seconds of work, then a confirmation whose default is no.
+    @MainActor static func confirmAfterWork() async throws {
+        try await withWaitAlert("Preparing", success: "Prepared") { _ in
+            try await Task.sleep(for: .seconds(2))
+        }
+        let delete = try await confirm("Delete all files?", default: false)
+        print("delete: \(delete ? "yes" : "no")")
     }
 
     @MainActor static func run() async throws {

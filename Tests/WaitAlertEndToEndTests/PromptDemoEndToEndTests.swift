@@ -111,6 +111,76 @@
                 #expect(demo.modesAtExit == demo.modesBefore)
             }
 
+            /// A confirmation while the work prints — with `print`, log lines, a subprocess:
+            /// every line comes out above the question, once and whole; the question is never
+            /// left behind in the scrollback.
+            @Test func outputWhileAskingComesOutAboveTheQuestion() async throws {
+                let demo = try DemoProcess(["prompt", "--output"])
+                try await demo.waitFor(text: "(y/N)")
+                try await demo.waitFor(text: "printing done", timeout: .seconds(30))
+                try demo.type("y")
+                #expect(try await demo.waitForExit() == .exited(0))
+                let transcript = demo.screen.transcript.filter { !$0.isEmpty }
+                for line in 1...20 {
+                    for text in ["printed line \(line)", "log line \(line)", "subprocess line \(line)"] {
+                        #expect(transcript.filter { $0 == text }.count == 1, "\(text)\n\(numbered(transcript))")
+                    }
+                }
+                #expect(
+                    transcript.filter { $0.contains("Overwrite 3 files?") } == ["? Overwrite 3 files? Yes"],
+                    "one record line, no stale copy of the question\n\(numbered(transcript))")
+                let printed = transcript.filter { $0.hasPrefix("printed line") }
+                #expect(printed == (1...20).map { "printed line \($0)" }, "in order")
+                #expect(transcript.contains("overwrite: yes") && transcript.last?.hasPrefix("✔ Copied (") == true)
+                #expect(demo.modesAtExit == demo.modesBefore)
+            }
+
+            /// A crash while the question shows, under `sh` (which restores nothing itself): the
+            /// terminal's modes come back and bracketed paste is turned off.
+            @Test func aCrashWhileAskingRestoresTheTerminal() async throws {
+                let demo = try DemoProcess(
+                    ["-c", "\"$0\" prompt --crash; echo \"status $?\"; sleep 5", try DemoProcess.executable.get()],
+                    environment: ["SWIFT_BACKTRACE": "enable=no"], program: "/bin/sh")
+                try await demo.waitFor(text: "? Name of the new project:")
+                #expect(demo.screen.isPasteBracketed)
+                try await demo.waitUntil("the crash", timeout: .seconds(15)) {
+                    $0.output.contains(bytes: "status 132") || $0.output.contains(bytes: "status 133")
+                }
+                #expect(!demo.screen.isPasteBracketed)
+                #expect(demo.screen.isCursorVisible)
+                #expect(demo.currentModes() == demo.modesBefore, "\(demo.report)")
+                _ = Glibc.kill(-demo.pid, SIGKILL)
+                _ = try await demo.waitForExit()
+            }
+
+            /// Keys typed while the work ran — `y` and Enter — never answer the confirmation that
+            /// appears after it: it waits for a key typed while it shows.
+            @Test func keysTypedBeforeTheQuestionNeverAnswerIt() async throws {
+                let demo = try DemoProcess(["prompt", "--type-ahead"])
+                try await demo.waitForSpinner()
+                try demo.type("y\r")
+                try await demo.waitFor(text: "? Delete all files? (y/N)")
+                try await Task.sleep(for: .milliseconds(300))
+                demo.pump()
+                #expect(!demo.screen.screen.contains("delete:"), "\(demo.report)")
+                try demo.type("\r")
+                #expect(try await demo.waitForExit() == .exited(0))
+                #expect(demo.screen.lines.contains("delete: no"), "\(demo.report)")
+                #expect(demo.screen.lines.contains("? Delete all files? No"), "\(demo.report)")
+                #expect(demo.modesAtExit == demo.modesBefore)
+            }
+
+            /// A question that timed out takes nothing from standard input afterwards: the
+            /// program's own `readLine()` gets the next line.
+            @Test func aQuestionThatTimedOutLeavesTheNextLineToTheProgram() async throws {
+                let demo = try DemoProcess(
+                    ["-c", "(sleep 2; echo later) | \"$0\" prompt --timeout", try DemoProcess.executable.get()],
+                    program: "/bin/sh")
+                #expect(try await demo.waitForExit() == .exited(0))
+                #expect(demo.screen.lines.contains("name: demo"), "\(demo.report)")
+                #expect(demo.screen.lines.contains("next line: later"), "\(demo.report)")
+            }
+
             /// Answers piped in, one line each: no terminal drawing, the answers used.
             @Test func pipedAnswers() async throws {
                 let demo = try DemoProcess(

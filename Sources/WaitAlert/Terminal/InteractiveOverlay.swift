@@ -239,6 +239,10 @@ final class InteractiveOverlay: WaitAlertRenderer {
         guard !stopped, dirty else { return }
         dirty = false
         lastInstant = max(lastInstant, instant)
+        if let promptDriver {
+            promptDriver.printAbove()  // the region waits for the prompt to end
+            return
+        }
         refreshPlacement()
         drawRegion()
         updateGuard()
@@ -765,7 +769,9 @@ final class InteractiveOverlay: WaitAlertRenderer {
     }
 
     func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool {
-        guard !stopped, !detached, suspensions == 0, !rows.isEmpty || !screen.isEmpty else { return false }
+        let prompting = promptDriver != nil
+        guard !stopped, !detached, prompting || suspensions == 0, prompting || !rows.isEmpty || !screen.isEmpty
+        else { return false }
         if stream == .standardOutput, !isStandardError || !Self.standardOutputIsStandardError() { return false }
         for part in line.split(separator: "\n", omittingEmptySubsequences: false) {
             let styled = TextSanitizer.keepingColors(String(part))
@@ -800,7 +806,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
             above = []
             writeFrame([], [], printed)
         }
-        releaseOutput()
+        if promptDriver == nil { releaseOutput() }
         updateGuard()
     }
 
@@ -818,14 +824,33 @@ final class InteractiveOverlay: WaitAlertRenderer {
         guard isStandardError, !stopped, !detached, promptDriver == nil, TerminalPrompt.canAsk(),
             let terminal = terminal as? WaitAlertStandardError
         else { return false }
-        suspend()  // the region makes way, and gives the terminal guard to the prompt
         let driver = TerminalPrompt(prompt, terminal: terminal, colors: colors) { [weak self] in
             self?.promptDriver = nil
             self?.resume()
         }
         promptDriver = driver
+        // The region makes way and gives the terminal guard to the prompt; the program's output
+        // is still caught (or now is), and printed above the prompt.
+        suspend()
+        updateCapture()
+        driver.collectAbove = { [weak self] in self?.takeLinesAbovePrompt() ?? ([], false) }
         driver.start()
         return true
+    }
+
+    /// What waits to be printed above the prompt: the program's lines caught meanwhile, then log
+    /// lines, final and record lines. Taken under the lock of the write that prints them.
+    private func takeLinesAbovePrompt() -> (lines: [String], erased: Bool) {
+        var lines: [String] = []
+        var erased = false
+        if let relay {
+            let collected = relay.collect(at: OutputRelay.now())
+            erased = collected.erasedRegion
+            lines = collected.lines.map { TextSanitizer.keepingColors($0.text) }
+        }
+        lines += above.map(\.styled)
+        above = []
+        return (lines, erased)
     }
 
     /// The program wrote something while lines show: it is printed above them now.
@@ -839,8 +864,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// the grace delay writes through what it inherited) until none is left, in the foreground.
     private func updateCapture() {
         let shouldCapture =
-            integration.capturesOutput && isStandardError && !stopped && !detached && suspensions == 0
-            && (!running.isEmpty || !rows.isEmpty || !screen.isEmpty)
+            integration.capturesOutput && isStandardError && !stopped && !detached
+            && (promptDriver != nil || suspensions == 0 && (!running.isEmpty || !rows.isEmpty || !screen.isEmpty))
         if shouldCapture, relay == nil, let relay = OutputRelay.relay() {
             let wake: @Sendable () -> Void = { [weak self] in Task { @MainActor in self?.outputArrived() } }
             if relay.capture(wake: wake) { self.relay = relay }
@@ -930,7 +955,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
                 )
             } else {
                 inputBlocked = false
-                releaseOutput()
+                if promptDriver == nil { releaseOutput() }
                 TerminalGuard.deactivate()
             }
         }

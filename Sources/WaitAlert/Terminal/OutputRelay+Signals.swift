@@ -125,32 +125,47 @@ extension OutputRelay {
         _ = real(STDERR_FILENO)
     }
 
-    /// Installs the crash handlers (under the relay's lock).
-    static func installCrashHandlers() {
-        var action = sigaction()
-        #if canImport(Glibc)
-            action.__sigaction_handler.sa_sigaction = { signal, info, _ in OutputRelay.handleCrash(signal, info) }
-        #else
-            action.__sigaction_u.__sa_sigaction = { signal, info, _ in OutputRelay.handleCrash(signal, info) }
-        #endif
-        action.sa_flags = SA_SIGINFO | SA_ONSTACK
-        sigemptyset(&action.sa_mask)
-        for (index, signal) in crashSignals.enumerated() {
-            signalContext.installed[index] =
-                sigaction(signal, nil, &signalContext.savedActions[index]) == 0
-                && sigaction(signal, &action, nil) == 0
+    /// How many holders want the crash handlers: the terminal guard while active, the relay
+    /// while capturing. They are installed while any does.
+    private static let crashHandlerHolders = Mutex(0)
+
+    /// Installs the crash handlers, unless a holder already did: whatever shows or is caught —
+    /// a region, a prompt in raw mode, the program's output — a crash puts it back.
+    static func holdCrashHandlers() {
+        crashHandlerHolders.withLock { holders in
+            holders += 1
+            guard holders == 1 else { return }
+            var action = sigaction()
+            #if canImport(Glibc)
+                action.__sigaction_handler.sa_sigaction = { signal, info, _ in OutputRelay.handleCrash(signal, info) }
+            #else
+                action.__sigaction_u.__sa_sigaction = { signal, info, _ in OutputRelay.handleCrash(signal, info) }
+            #endif
+            action.sa_flags = SA_SIGINFO | SA_ONSTACK
+            sigemptyset(&action.sa_mask)
+            for (index, signal) in crashSignals.enumerated() {
+                signalContext.installed[index] =
+                    sigaction(signal, nil, &signalContext.savedActions[index]) == 0
+                    && sigaction(signal, &action, nil) == 0
+            }
         }
     }
 
-    /// Puts the previous crash handlers back (under the relay's lock).
-    static func uninstallCrashHandlers() {
-        for (index, signal) in crashSignals.enumerated() where signalContext.installed[index] {
-            sigaction(signal, &signalContext.savedActions[index], nil)
-            signalContext.installed[index] = false
+    /// Puts the previous crash handlers back once the last holder lets go.
+    static func dropCrashHandlers() {
+        crashHandlerHolders.withLock { holders in
+            guard holders > 0 else { return }
+            holders -= 1
+            guard holders == 0 else { return }
+            for (index, signal) in crashSignals.enumerated() where signalContext.installed[index] {
+                sigaction(signal, &signalContext.savedActions[index], nil)
+                signalContext.installed[index] = false
+            }
         }
     }
 
-    /// A crash while capturing: the real descriptors and the terminal come back, then the signal
+    /// A crash while something shows or is caught: the real descriptors and the terminal come
+    /// back (the region erased, paste bracketing off, the modes restored), then the signal
     /// goes on to what handled it before (the runtime's crash report, or the default action).
     private static func handleCrash(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
         TerminalGuard.eraseIfDrawn()

@@ -176,7 +176,7 @@ final class OutputRelay: Sendable {
             guard !state.capturedStreams.isEmpty else { return false }
             state.wake = wake
             state.woken = false
-            OutputRelay.installCrashHandlers()
+            OutputRelay.holdCrashHandlers()
             return true
         }
     }
@@ -196,7 +196,7 @@ final class OutputRelay: Sendable {
                 _ = dup2(Self.real(Int32(stream.rawValue)), Int32(stream.rawValue))
                 Self.publishReal(-1, of: stream)
             }
-            OutputRelay.uninstallCrashHandlers()
+            OutputRelay.dropCrashHandlers()
             drain(&state, at: Self.now())
             // In the order written: consecutive lines of one stream in one write.
             var writes: [(stream: Stream, bytes: [UInt8])] = []
@@ -343,7 +343,9 @@ final class OutputRelay: Sendable {
                 var out = ""
                 var erased = false
                 if TerminalGuard.drawn.exchange(false, ordering: .sequentiallyConsistent) {
-                    out = "\r" + OverlayScreen.eraseFromCursorRow
+                    // From the first row drawn: a prompt's cursor rests in its field, below it.
+                    let above = TerminalGuard.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent)
+                    out = "\r" + OverlayScreen.up(above) + OverlayScreen.eraseFromCursorRow
                     state.erasedRegion = true
                     erased = true
                     TerminalGuard.erasedByRelay.store(true, ordering: .sequentiallyConsistent)

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -35,9 +36,14 @@ package enum StandardInputPrompt {
     private static var unread: [String?] = []
     private static var reading = false
     private static var waiting: [(prompt: WaitAlertPrompt, take: @MainActor (String?) -> Void)] = []
+    /// Whether a prompt still waits for a line: the reader reads only then, so no line is taken
+    /// from standard input after the prompts that wanted one have ended — the program's own
+    /// `readLine()` gets the next one.
+    private nonisolated static let wanted = Atomic<Bool>(false)
 
     private static func nextLine(for prompt: WaitAlertPrompt, _ take: @escaping @MainActor (String?) -> Void) {
         waiting.append((prompt, take))
+        prompt.onEnd { _ in serve() }
         serve()
     }
 
@@ -49,16 +55,52 @@ package enum StandardInputPrompt {
             waiting.removeFirst().take(line)
             waiting.removeAll { $0.prompt.isFinished }
         }
+        wanted.store(!waiting.isEmpty, ordering: .sequentiallyConsistent)
         guard !waiting.isEmpty, !reading else { return }
         reading = true
         DispatchQueue.global().async {
-            let line = readLine(strippingNewline: true)
+            // Waits for input without taking any, as long as a prompt wants it: a line comes, or
+            // the prompts end (a timeout), and then nothing is read.
+            while wanted.load(ordering: .sequentiallyConsistent) {
+                guard hasBufferedInput() || isReadable(STDIN_FILENO, milliseconds: 50) else { continue }
+                let line = readLine(strippingNewline: true)
+                Task { @MainActor in
+                    reading = false
+                    unread.append(line)
+                    serve()
+                }
+                return
+            }
             Task { @MainActor in
                 reading = false
-                unread.append(line)
                 serve()
             }
         }
+    }
+
+    /// Whether `descriptor` has something to read (or its end) within `milliseconds`.
+    private nonisolated static func isReadable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, milliseconds) > 0
+    }
+
+    /// Whether the C library holds input for standard input that it has read and not handed out
+    /// yet (a line read ahead from a pipe): `poll` does not see it. The stream is looked up by
+    /// its symbol, the way the C library exports it.
+    private nonisolated static func hasBufferedInput() -> Bool {
+        #if canImport(Glibc)
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "stdin"),
+                let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self)?.pointee
+            else { return false }
+            return file._IO_read_ptr != file._IO_read_end
+        #elseif canImport(Darwin)
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__stdinp"),
+                let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self)?.pointee
+            else { return false }
+            return file._r > 0
+        #else
+            return false
+        #endif
     }
 
     /// Shows the question on the terminal that standard input reads (standard error is not it, or

@@ -99,6 +99,8 @@ enum TerminalGuard {
         var handlesSignals = false
         var readSource: (any DispatchSourceRead)?
         var exitHookInstalled = false
+        /// Whether the guard holds the crash handlers (while active).
+        var holdsCrashHandlers = false
     }
 
     static let state = Mutex(State())
@@ -135,8 +137,19 @@ enum TerminalGuard {
             self.output.store(output, ordering: .sequentiallyConsistent)
             interrupts.store(0, ordering: .relaxed)
             if handlesSignals { install(&state, handlers: handlers) }
+            if !state.holdsCrashHandlers {
+                state.holdsCrashHandlers = true
+                OutputRelay.holdCrashHandlers()
+            }
             active.store(true, ordering: .releasing)
         }
+    }
+
+    /// Lets go of the crash handlers once the guard is no longer active. Under ``state``'s lock.
+    private static func dropCrashHandlers(_ state: inout State) {
+        guard state.holdsCrashHandlers else { return }
+        state.holdsCrashHandlers = false
+        OutputRelay.dropCrashHandlers()
     }
 
     /// Records whether overlay lines are on screen (so an abrupt end must erase them). Lines the
@@ -189,6 +202,7 @@ enum TerminalGuard {
             drawn.store(false, ordering: .sequentiallyConsistent)
             erasedByRelay.store(false, ordering: .sequentiallyConsistent)
             uninstall(&state)
+            dropCrashHandlers(&state)
             TerminalModes.restore()
         }
     }
@@ -267,6 +281,7 @@ enum TerminalGuard {
                 TerminalModes.restore()
             }
             uninstall(&state)
+            dropCrashHandlers(&state)
             return wasActive
         }
         guard wasActive else { return }

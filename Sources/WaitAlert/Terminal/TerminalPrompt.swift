@@ -32,6 +32,13 @@ final class TerminalPrompt {
     private var cursorRow = 0
     private var escapeFlush: DispatchWorkItem?
     private var finished = false
+    /// Lines to print above the prompt, taken under the lock of the write that prints them (what
+    /// the program printed meanwhile, in order), and whether the prompt's lines were erased by
+    /// someone else meanwhile; the overlay's.
+    var collectAbove: (() -> (lines: [String], erased: Bool))?
+    /// Keys typed before the prompt showed (type-ahead): set aside so that they never answer
+    /// it, and given back to the terminal's input when it ends.
+    private var typeAhead: [UInt8] = []
 
     init(
         _ prompt: WaitAlertPrompt, terminal: WaitAlertStandardError, colors: Bool,
@@ -74,6 +81,7 @@ final class TerminalPrompt {
                 resize: { [weak self] in Task { @MainActor in self?.draw() } },
                 resume: { [weak self] in Task { @MainActor in self?.resumeAfterStop() } }))
         enterRawMode()
+        setTypeAheadAside()
         let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
         source.setEventHandler { [weak self] in
             MainActor.assumeIsolated { self?.readKeys() }
@@ -87,6 +95,33 @@ final class TerminalPrompt {
         TerminalGuard.blockInput(true, raw: true)
         TerminalGuard.pasteBracketed.store(true, ordering: .sequentiallyConsistent)
         write("\u{1B}[?2004h")
+    }
+
+    /// Takes what was typed before the prompt showed — keys meant for whatever reads next (the
+    /// shell, once the program ends), typed while no question was on screen — out of the way of
+    /// the prompt: a `y` or an Enter typed during the work never answers a confirmation that
+    /// appears later. In raw mode every key typed so far is readable now.
+    private func setTypeAheadAside() {
+        var pending: Int32 = 0
+        guard ioctl(STDIN_FILENO, UInt(FIONREAD), &pending) == 0, pending > 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: Int(pending))
+        let count = read(STDIN_FILENO, &buffer, buffer.count)
+        if count > 0 { typeAhead += buffer[..<count] }
+    }
+
+    /// Puts the keys set aside back into the terminal's input, still in raw mode (so they are not
+    /// echoed now), for whatever reads next. Where the system refuses to insert input (`TIOCSTI`
+    /// turned off), they are dropped: they never answer the prompt either way.
+    private func giveTypeAheadBack() {
+        #if os(Linux)
+            let insert = UInt(TIOCSTI)
+        #else
+            let insert = UInt(0x8001_7472)  // TIOCSTI: _IOW('t', 114, char)
+        #endif
+        for var byte in typeAhead {
+            guard ioctl(STDIN_FILENO, insert, &byte) == 0 else { break }
+        }
+        typeAhead = []
     }
 
     /// After Ctrl-Z and `fg`: the stop gave the terminal back and erased the prompt.
@@ -180,29 +215,48 @@ final class TerminalPrompt {
 
     // MARK: - Drawing
 
-    private func draw() {
+    /// Prints what waits to be printed above the prompt, if anything, and draws the prompt again
+    /// under it.
+    func printAbove() {
+        draw(onlyIfPrinting: true)
+    }
+
+    /// Draws the prompt (after what waits to be printed above it), in one write.
+    private func draw(onlyIfPrinting: Bool = false) {
         guard !finished else { return }
         let columns = terminal.columns ?? 80
         let rows = terminal.rows ?? 24
         let (lines, cursor) = layout(columns: columns, rows: rows)
-        var out = OverlayScreen.beginSynchronized + eraseSequence() + OverlayScreen.autowrapOff
-        out += lines.map { "\r" + $0 + OverlayScreen.eraseLine }.joined(separator: "\r\n")
-        out += OverlayScreen.autowrapOn
-        if let cursor {
-            out += OverlayScreen.up(lines.count - 1 - cursor.row) + "\r"
-            if cursor.column > 0 { out += "\u{1B}[\(cursor.column)C" }
-            out += OverlayScreen.showCursor
-            cursorRow = cursor.row
-        } else {
-            out += OverlayScreen.hideCursor
-            cursorRow = lines.count - 1
+        _ = TerminalGuard.write(to: terminal) {
+            let above = collectAbove?() ?? (lines: [], erased: false)
+            if above.erased {
+                drawnRows = 0
+                cursorRow = 0
+            }
+            guard !onlyIfPrinting || !above.lines.isEmpty || drawnRows == 0 else { return [] }
+            var out = OverlayScreen.beginSynchronized + eraseSequence()
+            for line in above.lines { out += "\r" + line + OverlayScreen.eraseLine + "\r\n" }
+            out += OverlayScreen.autowrapOff
+            out += lines.map { "\r" + $0 + OverlayScreen.eraseLine }.joined(separator: "\r\n")
+            out += OverlayScreen.autowrapOn
+            if let cursor {
+                out += OverlayScreen.up(lines.count - 1 - cursor.row) + "\r"
+                if cursor.column > 0 { out += "\u{1B}[\(cursor.column)C" }
+                out += OverlayScreen.showCursor
+                cursorRow = cursor.row
+            } else {
+                out += OverlayScreen.hideCursor
+                cursorRow = lines.count - 1
+            }
+            out += OverlayScreen.endSynchronized
+            drawnRows = lines.count
+            // Recorded with the write that draws it, under the lock the relay prints under: an
+            // abrupt end, or the relay printing over it, erases from the prompt's first row.
+            TerminalGuard.drawn.store(true, ordering: .sequentiallyConsistent)
+            TerminalGuard.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            TerminalGuard.rowsAboveCursor.store(cursorRow, ordering: .sequentiallyConsistent)
+            return Array(out.utf8)
         }
-        out += OverlayScreen.endSynchronized
-        drawnRows = lines.count
-        TerminalGuard.setDrawn(true)
-        // An abrupt end erases from the prompt's first row, not only from the cursor's.
-        TerminalGuard.rowsAboveCursor.store(cursorRow, ordering: .sequentiallyConsistent)
-        write(out)
     }
 
     /// Back to the prompt's first row and erases it and everything under it.
@@ -301,13 +355,20 @@ final class TerminalPrompt {
             if case .choice(let model) = prompt { record = prompt.recordLine(answer: model.buttons[index].title) }
         default: break
         }
-        TerminalGuard.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
-        var out = eraseSequence() + "\u{1B}[?2004l" + OverlayScreen.showCursor
-        if !record.isEmpty { out += TextSanitizer.line(record) + "\r\n" }
-        write(out)
+        _ = TerminalGuard.write(to: terminal) {
+            let above = collectAbove?() ?? (lines: [], erased: false)
+            if above.erased { drawnRows = 0 }
+            var out = eraseSequence() + "\u{1B}[?2004l" + OverlayScreen.showCursor
+            for line in above.lines { out += "\r" + line + OverlayScreen.eraseLine + "\r\n" }
+            if !record.isEmpty { out += TextSanitizer.line(record) + "\r\n" }
+            TerminalGuard.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
+            TerminalGuard.drawn.store(false, ordering: .sequentiallyConsistent)
+            return Array(out.utf8)
+        }
         drawnRows = 0
         TerminalGuard.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
         TerminalGuard.setDrawn(false)
+        giveTypeAheadBack()
         TerminalGuard.blockInput(false)
         TerminalGuard.deactivate()
         onEnd()
