@@ -12,6 +12,9 @@
     import Darwin
 #endif
 
+// First, before anything opens a descriptor that could take the number of a closed one.
+let closedDescriptors = StandardDescriptors.reserveClosed()
+
 switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .help:
     print(Usage.text)
@@ -21,5 +24,5 @@ case .invalid(let message):
     _ = Array(text.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     exit(2)
 case .run(let options):
-    exit(await CommandRun.run(options))
+    exit(await CommandRun.run(options, closed: closedDescriptors))
 }
