@@ -95,6 +95,7 @@ struct CommandSupervisor {
             }
             if termination == nil {
                 SignalForwarder.killIfGraceElapsed()
+                SignalForwarder.continueIfStopWasDiscarded()
                 followWindowSize()
                 noticeStop()
             }
@@ -218,12 +219,19 @@ struct CommandSupervisor {
         return CommandTermination(waitStatus: status)
     }
 
-    /// Says so, once, when the command stopped: in a process group of its own it is not in the
-    /// terminal's foreground, so reading the terminal stops it (`SIGTTIN`).
+    /// Says so, once, when the command stopped at the terminal: in a process group of its own it is
+    /// not in the terminal's foreground, so reading the terminal (`SIGTTIN`) or changing its modes
+    /// (`SIGTTOU`) stops it. A stop that follows `wait-alert`'s own (Ctrl-Z) is no news.
     private mutating func noticeStop() {
         guard !toldOfStop else { return }
         var info = siginfo_t()
         guard waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOHANG) == 0, info.si_signo == SIGCHLD else { return }
+        #if canImport(Darwin)
+            let signal = info.si_status
+        #else
+            let signal = info._sifields._sigchld.si_status
+        #endif
+        guard signal == SIGTTIN || signal == SIGTTOU else { return }
         toldOfStop = true
         reporter.log(Self.stopHint)
     }

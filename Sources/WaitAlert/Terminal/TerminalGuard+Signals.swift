@@ -116,6 +116,7 @@ extension TerminalGuard {
             }
             suspended.store(false, ordering: .relaxed)
             quieted.store(false, ordering: .sequentiallyConsistent)
+            ProcessGroupGuard.continueFromSignal()
             // Also a job started in the background and brought to the foreground (`fg` sends
             // SIGCONT): the overlay checks where it now is and draws if it may.
             notify(SIGCONT)
