@@ -45,7 +45,7 @@ enum CommandRun {
             streamsLines: options.showOutput == .always && interactive,
             tail: interactive && options.showOutput == .onFailure ? options.tail : 0)
         let ended = Mutex<CommandTermination?>(nil)
-        let success = options.success.map { text in { (_: Void) in text } }
+        let success = options.effectiveSuccess.map { text in { (_: Void) in text } }
         do {
             try await withWaitAlert(options.effectiveTitle, success: success, timeout: options.timeout) { alert in
                 let (termination, tail) = await supervise(child, settings: settings, reporter: alert)

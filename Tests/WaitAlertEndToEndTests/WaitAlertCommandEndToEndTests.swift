@@ -87,11 +87,40 @@
                 #expect(tool.text.contains(line), "\(tool.report)")
             }
 
-            @Test func argumentErrorsPrintTheUsageAndExitWithTwo() async throws {
-                let tool = try Self.launch(["--tail", "many", "--", "true"], connection: .pipe)
+            /// An argument error is one line naming it and one pointing to `--help`, exit status 2.
+            @Test(arguments: [
+                (["--tail", "many", "--", "true"], "wait-alert: invalid --tail 'many'"),
+                (["--foo", "--", "true"], "wait-alert: unknown option '--foo'"),
+                ([], "wait-alert: no command given"),
+            ])
+            func argumentErrorsAreOneLineAndAHint(arguments: [String], problem: String) async throws {
+                let tool = try Self.launch(arguments, connection: .pipe)
                 #expect(try await tool.waitForExit() == .exited(2))
-                #expect(tool.text.hasPrefix("wait-alert: invalid --tail 'many'"), "\(tool.report)")
-                #expect(tool.text.contains("usage: wait-alert"), "\(tool.report)")
+                let lines = tool.text.split(separator: "\n", omittingEmptySubsequences: false)
+                #expect(lines.count == 3 && lines[2].isEmpty, "two lines, each ended\n\(tool.report)")
+                #expect(lines.first?.hasPrefix(problem) == true, "\(tool.report)")
+                #expect(lines.dropFirst().first == "Try 'wait-alert --help' for more information.", "\(tool.report)")
+            }
+
+            @Test func versionPrintsTheProgramAndItsVersion() async throws {
+                let tool = try Self.launch(["--version"], connection: .pipe)
+                #expect(try await tool.waitForExit() == .exited(0))
+                let words = tool.text.split(separator: " ")
+                #expect(words.count == 2 && words[0] == "wait-alert" && words[1].hasSuffix("\n"), "\(tool.report)")
+                #expect(words.last?.first?.isNumber == true, "\(tool.report)")
+            }
+
+            /// A title that would show nothing gives way to the command line: the final line says what
+            /// ran.
+            @Test(arguments: ["", "  ", "\u{1B}[31m"])
+            func aBlankTitleFallsBackToTheCommandLine(title: String) async throws {
+                let tool = try Self.launch(["--title", title, "--success", " ", "--", "sh", "-c", "exit 0"])
+                #expect(try await tool.waitForExit() == .exited(0), "\(tool.report)")
+                let lines = tool.screen.lines.filter { !$0.isEmpty }
+                #expect(lines.count == 1 && lines[0].hasPrefix("✔ sh -c 'exit 0' ("), "\(tool.report)")
+                let failing = try Self.launch(["--title", title, "--", "sh", "-c", "exit 3"])
+                #expect(try await failing.waitForExit() == .exited(3), "\(failing.report)")
+                #expect(failing.text.contains("✖ sh -c 'exit 3': exit status 3"), "\(failing.report)")
             }
 
             @Test func aTimeoutStopsTheCommandAndExitsWith124() async throws {
