@@ -28,30 +28,26 @@
             }
 
             /// Waits until every live process of `group` is stopped, or none is.
-            private static func waitUntil(
-                _ shell: DemoProcess, group: pid_t, isStopped: Bool
-            ) async throws {
-                try await shell.waitUntil(isStopped ? "the command's group stopped" : "the command's group running") {
-                    _ in
+            private static func waitUntil(_ shell: DemoProcess, group: pid_t, isStopped: Bool) async throws {
+                let what = isStopped ? "the command's group stopped" : "the command's group running"
+                try await shell.waitUntil(what) { _ in
                     let live = ProcessTable.liveMembers(ofGroup: group)
                     let stopped = ProcessTable.stoppedMembers(ofGroup: group)
                     return !live.isEmpty && (isStopped ? stopped.count == live.count : stopped.isEmpty)
                 }
             }
 
-            /// `wait-alert`, the shell's one child, and the command's group, its one child's.
-            private static func processes(under shell: DemoProcess) async throws -> (tool: pid_t, group: pid_t) {
-                var found: (pid_t, pid_t)?
+            /// The command's process group: the one child of `wait-alert`, the shell's one child.
+            private static func commandGroup(under shell: DemoProcess) async throws -> pid_t {
+                var group: pid_t?
                 try await shell.waitUntil("wait-alert and its command started") { shell in
                     let tools = ProcessTable.children(of: shell.pid)
                     guard tools.count == 1 else { return false }
                     let commands = ProcessTable.children(of: tools[0])
-                    guard commands.count == 1 else { return false }
-                    found = (tools[0], commands[0])
-                    return true
+                    group = commands.first
+                    return commands.count == 1
                 }
-                let (tool, group) = try #require(found)
-                return (tool, group)
+                return try #require(group)
             }
 
             /// Ctrl-Z under `bash -i`: the shell says `Stopped` and the command's whole group is
@@ -67,7 +63,7 @@
                 let prompt = DemoProcess.shellPrompt
                 try shell.type(
                     "\(try Command.executable()) --title Counting -- \(Self.counting(until: flag))\(redirection)\r")
-                let (_, group) = try await Self.processes(under: shell)
+                let group = try await Self.commandGroup(under: shell)
                 // Once output shows, wait-alert knows the command's group.
                 if drawn { try await shell.waitForSpinner() } else { try await shell.waitFor(text: "tick 1") }
 
@@ -115,7 +111,7 @@
                 defer { unlink(flag) }
                 let shell = try Command.shell(#""$0" --title Counting -- \#(Self.counting(until: flag))"#)
                 try await shell.waitForSpinner()
-                let (_, group) = try await Self.processes(under: shell)
+                let group = try await Self.commandGroup(under: shell)
                 try shell.type([0x1A, 0x0D])  // Ctrl-Z, then a line end that shows it was taken
                 try await shell.waitUntil("Ctrl-Z taken by the terminal") { ($0.typedBytesWaiting() ?? 0) >= 1 }
                 try await Self.waitUntil(shell, group: group, isStopped: false)

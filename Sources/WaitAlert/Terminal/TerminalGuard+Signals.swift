@@ -16,6 +16,7 @@ extension TerminalGuard {
         OutputRelay.prepareForSignals()
         _ = rowsAboveCursor.load(ordering: .relaxed)  // a handler never runs lazy initialisation
         _ = pasteBracketed.load(ordering: .relaxed)
+        _ = ProcessGroupGuard.group.load(ordering: .relaxed)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
         for end in ends {

@@ -23,13 +23,18 @@
         func shellModes() async throws -> (echo: Bool, canonical: Bool) {
             let start = output.count
             try type("stty -a\r")
+            // stty's output, from its first line to the next prompt (a job's notice may come
+            // before or after it).
+            var modes = Substring()
             try await waitUntil("stty's output and the next prompt") { shell in
-                String(decoding: shell.output[start...], as: UTF8.self).contains("icanon")
-                    && String(decoding: shell.output[start...], as: UTF8.self).hasSuffix(Self.shellPrompt)
+                let text = String(decoding: shell.output[start...], as: UTF8.self)
+                guard let first = text.firstRange(of: "speed "),
+                    let end = text[first.lowerBound...].firstRange(of: Self.shellPrompt)
+                else { return false }
+                modes = text[first.lowerBound..<end.lowerBound]
+                return true
             }
-            let words = String(decoding: output[start...], as: UTF8.self).split {
-                $0 == " " || $0 == "\r" || $0 == "\n"
-            }
+            let words = modes.split { $0 == " " || $0 == "\r" || $0 == "\n" }
             return (words.contains("echo"), words.contains("icanon"))
         }
 
