@@ -6,10 +6,10 @@ enum Usage {
                           [--] COMMAND [ARG...]
 
         Runs COMMAND under a wait alert on standard error, showing its latest output line.
-        Output that would not reach that terminal (a file, a pipe) is passed through unchanged
-        and never shown.
+        Only output bound for that terminal is shown; output to a file, a pipe or another
+        terminal passes through unchanged.
 
-          --title TEXT        the alert's title (default, and when TEXT is blank: the command line)
+          --title TEXT        the alert's title (default, and for a blank TEXT: the command line)
           --success TEXT      the final text on success (default: the title)
           --status MODE       last-line (default): the latest output line; none: the title only
           --show-output WHEN  on-failure (default): the last lines when the command fails;
