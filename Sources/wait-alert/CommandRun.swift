@@ -85,9 +85,22 @@ enum CommandRun {
     /// Where `wait-alert`'s `descriptor` leads.
     private static func destination(of descriptor: Int32, closed: Set<Int32>) -> OutputPlan.Destination {
         if closed.contains(descriptor) { return .closed }
+        guard isatty(descriptor) == 1, let device = terminalDevice(of: descriptor) else { return .other }
+        return .terminal(device: device)
+    }
+
+    /// The device of the terminal `descriptor` is open on. `/dev/tty` is a device of its own to
+    /// `fstat`; on Linux `TIOCGDEV` names the terminal behind it, so `> /dev/tty` is the same
+    /// terminal as the one standard error is open on by name.
+    private static func terminalDevice(of descriptor: Int32) -> UInt64? {
+        #if os(Linux)
+            let getDevice = UInt(0x8004_5432)  // TIOCGDEV, a macro Swift does not import
+            var device: UInt32 = 0
+            if ioctl(descriptor, getDevice, &device) == 0 { return UInt64(device) }
+        #endif
         var status = stat()
-        guard isatty(descriptor) == 1, fstat(descriptor, &status) == 0 else { return .other }
-        return .terminal(device: UInt64(status.st_rdev))
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return UInt64(status.st_rdev)
     }
 
     private static func printError(_ message: String) {

@@ -194,6 +194,17 @@
                 #expect(other.read().contains(bytes: "OTHER-TERMINAL\r\n"), "\(escaped(other.read()))")
             }
 
+            /// `> /dev/tty`: the alert's own terminal by another name, so display output (through the
+            /// pseudo-terminal, shown as `--show-output` says), not bytes written past the alert.
+            @Test func standardOutputToDevTtyIsTheAlertsTerminal() async throws {
+                let shell = try Self.shell(
+                    #""$0" --title Working -- sh -c 'echo to-stdout; sleep 0.8; echo more; sleep 0.4' > /dev/tty"#)
+                #expect(try await shell.waitForExit() == .exited(0), "\(shell.report)")
+                let lines = shell.screen.transcript.filter { !$0.isEmpty }
+                #expect(lines.count == 1 && lines[0].hasPrefix("✔ Working ("), "\(shell.report)")
+                #expect(shell.output.contains(bytes: "more"), "shown as the status\n\(shell.report)")
+            }
+
             /// `<&-`, `>&-`, `2>&-`: the command gets the descriptor closed, as when run bare.
             @Test(arguments: [
                 ("<&-", "0", ""),
