@@ -19,11 +19,10 @@ struct ChildProcess: Sendable {
     let pid: pid_t
     let outputs: [Output]
 
-    /// Starts `command` (looked up in `PATH`) connected as `plan` says; pseudo-terminals are
-    /// sized like the terminal `sizeSource`.
-    static func spawn(_ command: [String], plan: OutputPlan, sizeLike sizeSource: Int32?) throws(SpawnError)
-        -> ChildProcess
-    {
+    /// Starts `command` (looked up in `PATH`) connected as `plan` says; each pseudo-terminal is
+    /// sized like the terminal it stands for. A standard descriptor the plan does not connect is
+    /// inherited as it is, or stays closed (``StandardDescriptors``).
+    static func spawn(_ command: [String], plan: OutputPlan) throws(SpawnError) -> ChildProcess {
         var reading: [Output] = []
         var writing: [Int32] = []
         func closeAll() {
@@ -32,7 +31,7 @@ struct ChildProcess: Sendable {
         }
         for channel in plan.channels {
             do throws(SpawnError) {
-                let (read, write) = try makeChannel(channel, sizeLike: sizeSource)
+                let (read, write) = try makeChannel(channel)
                 reading.append(Output(descriptor: read, channel: channel))
                 writing.append(write)
             } catch {
@@ -87,11 +86,9 @@ struct ChildProcess: Sendable {
     }
 
     /// A pseudo-terminal or a pipe: the end to read, the end the command writes.
-    private static func makeChannel(_ channel: OutputPlan.Channel, sizeLike sizeSource: Int32?) throws(SpawnError)
-        -> (Int32, Int32)
-    {
+    private static func makeChannel(_ channel: OutputPlan.Channel) throws(SpawnError) -> (Int32, Int32) {
         if channel.isTerminal {
-            let terminal = try PseudoTerminal.open(sizeLike: sizeSource)
+            let terminal = try PseudoTerminal.open(sizeLike: channel.sizeSource)
             return (terminal.master, terminal.slave)
         }
         var ends: [Int32] = [-1, -1]

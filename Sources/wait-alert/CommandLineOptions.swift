@@ -1,3 +1,5 @@
+import WaitAlert
+
 /// What `wait-alert` was asked to do, read from its arguments. Pure: no I/O.
 struct CommandLineOptions: Equatable, Sendable {
     /// What the status line of the alert shows while the command runs.
@@ -24,7 +26,9 @@ struct CommandLineOptions: Equatable, Sendable {
         case run(CommandLineOptions)
         /// Print the usage on standard output and exit with 0.
         case help
-        /// Print `message` and the usage on standard error and exit with 2.
+        /// Print the version on standard output and exit with 0.
+        case version
+        /// Print `message` and a hint to `--help` on standard error and exit with 2.
         case invalid(String)
     }
 
@@ -37,14 +41,30 @@ struct CommandLineOptions: Equatable, Sendable {
     /// The command and its arguments; never empty.
     var command: [String] = []
 
-    /// The alert's title: `--title`, or the command line.
-    var effectiveTitle: String { title ?? ShellQuoting.commandLine(command) }
+    /// The alert's title: `--title`, or the command line when there is none or it would show
+    /// nothing (empty, blank, or only control characters and escape sequences).
+    var effectiveTitle: String {
+        if let title, Self.showsSomething(title) { return title }
+        return ShellQuoting.commandLine(command)
+    }
+
+    /// The final text on success: `--success`, or `nil` (the title) when there is none or it would
+    /// show nothing.
+    var effectiveSuccess: String? {
+        success.flatMap { Self.showsSomething($0) ? $0 : nil }
+    }
+
+    /// Whether `text` leaves anything visible once sanitized as the alert sanitizes its texts.
+    private static func showsSomething(_ text: String) -> Bool {
+        TextSanitizer.line(text).contains { !$0.isWhitespace }
+    }
 
     /// Reads `arguments` (without the program's name).
     ///
     /// Options come before the command; `--` ends them, and so does the first word that does not
     /// start with `-`. Each option takes its value as the next argument or after `=`
-    /// (`--tail=5`). A repeated option keeps its last value.
+    /// (`--tail=5`). A repeated option keeps its last value. `--help` and `--version` answer
+    /// as soon as they are met among the options.
     static func parse(_ arguments: [String]) -> Parsed {
         var options = CommandLineOptions()
         var index = arguments.startIndex
@@ -57,6 +77,7 @@ struct CommandLineOptions: Equatable, Sendable {
                 break
             }
             if argument == "--help" || argument == "-h" { return .help }
+            if argument == "--version" { return .version }
             var name = argument
             var value: String?
             if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {

@@ -14,9 +14,9 @@ import WaitAlert
 /// exit status.
 @MainActor
 enum CommandRun {
-    static func run(_ options: CommandLineOptions) async -> Int32 {
-        let outputIsTerminal = isatty(STDOUT_FILENO) == 1
-        let errorIsTerminal = isatty(STDERR_FILENO) == 1
+    /// Runs the command as `options` say; `closed` are the standard descriptors `wait-alert` was
+    /// started without.
+    static func run(_ options: CommandLineOptions, closed: Set<Int32>) async -> Int32 {
         let interactive = WaitAlertStandardError.shared.isInteractive
         WaitAlertPresenter.shared = WaitAlertPresenter(
             // wait-alert writes nothing of its own while the alert shows: no output to catch.
@@ -24,13 +24,15 @@ enum CommandRun {
             timing: .terminal)
         SignalForwarder.install()
 
+        let error = destination(of: STDERR_FILENO, closed: closed)
+        var alertTerminal: UInt64?
+        if interactive, case .terminal(let device) = error { alertTerminal = device }
         let plan = OutputPlan.make(
-            standardOutputIsTerminal: outputIsTerminal, standardErrorIsTerminal: errorIsTerminal,
-            interactive: interactive)
-        let sizeSource: Int32? = errorIsTerminal ? STDERR_FILENO : outputIsTerminal ? STDOUT_FILENO : nil
+            standardOutput: destination(of: STDOUT_FILENO, closed: closed), standardError: error,
+            alertTerminal: alertTerminal)
         let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(options.command, plan: plan, sizeLike: sizeSource)
+            child = try ChildProcess.spawn(options.command, plan: plan)
         } catch {
             printError("wait-alert: cannot run '\(options.command[0])': \(error)")
             return CommandTermination.cannotRun
@@ -41,10 +43,9 @@ enum CommandRun {
         let settings = CommandSupervisor.Settings(
             showsStatus: options.status == .lastLine && interactive,
             streamsLines: options.showOutput == .always && interactive,
-            tail: interactive && options.showOutput == .onFailure ? options.tail : 0,
-            sizeSource: sizeSource)
+            tail: interactive && options.showOutput == .onFailure ? options.tail : 0)
         let ended = Mutex<CommandTermination?>(nil)
-        let success = options.success.map { text in { (_: Void) in text } }
+        let success = options.effectiveSuccess.map { text in { (_: Void) in text } }
         do {
             try await withWaitAlert(options.effectiveTitle, success: success, timeout: options.timeout) { alert in
                 let (termination, tail) = await supervise(child, settings: settings, reporter: alert)
@@ -79,6 +80,27 @@ enum CommandRun {
         } onCancel: {
             SignalForwarder.forward(ProcessGroupGuard.lastCancellingSignal ?? SIGTERM)
         }
+    }
+
+    /// Where `wait-alert`'s `descriptor` leads.
+    private static func destination(of descriptor: Int32, closed: Set<Int32>) -> OutputPlan.Destination {
+        if closed.contains(descriptor) { return .closed }
+        guard isatty(descriptor) == 1, let device = terminalDevice(of: descriptor) else { return .other }
+        return .terminal(device: device)
+    }
+
+    /// The device of the terminal `descriptor` is open on. `/dev/tty` is a device of its own to
+    /// `fstat`; on Linux `TIOCGDEV` names the terminal behind it, so `> /dev/tty` is the same
+    /// terminal as the one standard error is open on by name.
+    private static func terminalDevice(of descriptor: Int32) -> UInt64? {
+        #if os(Linux)
+            let getDevice = UInt(0x8004_5432)  // TIOCGDEV, a macro Swift does not import
+            var device: UInt32 = 0
+            if ioctl(descriptor, getDevice, &device) == 0 { return UInt64(device) }
+        #endif
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return UInt64(status.st_rdev)
     }
 
     private static func printError(_ message: String) {

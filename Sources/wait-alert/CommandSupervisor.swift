@@ -22,10 +22,8 @@ struct CommandSupervisor {
         var streamsLines: Bool
         /// How many of the last lines to keep.
         var tail: Int
-        /// The terminal whose window size the pseudo-terminals follow, if any.
-        var sizeSource: Int32?
 
-        /// Whether the output is cut into lines at all (not when it only passes through).
+        /// Whether display output is cut into lines at all.
         var usesLines: Bool { showsStatus || streamsLines || tail > 0 }
     }
 
@@ -38,8 +36,12 @@ struct CommandSupervisor {
 
     private struct Channel {
         var descriptor: Int32
+        /// `wait-alert`'s descriptor the bytes are copied to; `nil` for display output, the only
+        /// output cut into lines.
         let passesThroughTo: Int32?
-        let isTerminal: Bool
+        /// For a pseudo-terminal: `wait-alert`'s terminal whose window size it follows.
+        let sizeSource: Int32?
+        var windowSize: (columns: UInt16, rows: UInt16)?
         var lines = OutputLines()
     }
 
@@ -49,7 +51,6 @@ struct CommandSupervisor {
     private var channels: [Channel]
     private var tail: LastLines
     private var status: String?
-    private var windowSize: (columns: UInt16, rows: UInt16)?
     private let start = ContinuousClock.now
     /// When the command exited, moved on by the time spent waiting for streamed lines to be taken.
     private var exitedAt: ContinuousClock.Instant?
@@ -60,15 +61,13 @@ struct CommandSupervisor {
         pid = child.pid
         self.settings = settings
         self.reporter = reporter
-        channels = child.outputs.map {
-            Channel(
-                descriptor: $0.descriptor, passesThroughTo: $0.channel.passesThroughTo,
-                isTerminal: $0.channel.isTerminal)
+        channels = child.outputs.map { output in
+            let sizeSource = output.channel.sizeSource
+            return Channel(
+                descriptor: output.descriptor, passesThroughTo: output.channel.passesThroughTo, sizeSource: sizeSource,
+                windowSize: sizeSource.flatMap(PseudoTerminal.windowSize(of:)).map { ($0.ws_col, $0.ws_row) })
         }
         tail = LastLines(capacity: settings.tail)
-        if let source = settings.sizeSource, let size = PseudoTerminal.windowSize(of: source) {
-            windowSize = (size.ws_col, size.ws_row)
-        }
     }
 
     /// Runs until the command has ended and its output is read; returns how it ended and the
@@ -96,12 +95,13 @@ struct CommandSupervisor {
             }
             if termination == nil {
                 SignalForwarder.killIfGraceElapsed()
+                SignalForwarder.continueIfStopWasDiscarded()
                 followWindowSize()
                 noticeStop()
             }
         }
         for index in channels.indices {
-            take(channels[index].lines.finish(), from: index)
+            take(channels[index].lines.finish())
             if channels[index].descriptor >= 0 { close(channels[index].descriptor) }
         }
         return (termination ?? .exited(0), tail.lines)
@@ -114,11 +114,15 @@ struct CommandSupervisor {
         let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
         if count > 0 {
             let bytes = buffer[..<count]
-            if let target = channels[index].passesThroughTo, !notCountingWaits({ Self.writeAll(bytes, to: target) }) {
-                // The reader went away (`EPIPE`): so does this end, and the command gets SIGPIPE.
-                closeChannel(index)
+            if let target = channels[index].passesThroughTo {
+                // Not for the alert's terminal: copied, never shown nor kept.
+                if !notCountingWaits({ Self.writeAll(bytes, to: target) }) {
+                    // The reader went away (`EPIPE`): so does this end, and the command gets SIGPIPE.
+                    closeChannel(index)
+                }
+            } else if settings.usesLines {
+                take(channels[index].lines.feed(bytes, at: elapsed))
             }
-            if settings.usesLines { take(channels[index].lines.feed(bytes, at: elapsed), from: index) }
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
             // End of a pipe; `EIO`: the pseudo-terminal's slave is closed everywhere.
             closeChannel(index)
@@ -131,12 +135,12 @@ struct CommandSupervisor {
         channels[index].descriptor = -1
     }
 
-    /// Complete lines of channel `index`: kept for the tail, streamed, shown as the status.
-    private mutating func take(_ lines: [String], from index: Int) {
+    /// Complete lines of display output: kept for the tail, streamed, shown as the status.
+    private mutating func take(_ lines: [String]) {
         guard !lines.isEmpty else { return }
         for line in lines {
             tail.append(line)
-            if settings.streamsLines, channels[index].passesThroughTo == nil { log(line) }
+            if settings.streamsLines { log(line) }
         }
         if let last = lines.last(where: Self.isVisible) { show(last) }
     }
@@ -215,32 +219,41 @@ struct CommandSupervisor {
         return CommandTermination(waitStatus: status)
     }
 
-    /// Says so, once, when the command stopped: in a process group of its own it is not in the
-    /// terminal's foreground, so reading the terminal stops it (`SIGTTIN`).
+    /// Says so, once, when the command stopped at the terminal: in a process group of its own it is
+    /// not in the terminal's foreground, so reading the terminal (`SIGTTIN`) or changing its modes
+    /// (`SIGTTOU`) stops it. A stop that follows `wait-alert`'s own (Ctrl-Z) is no news.
     private mutating func noticeStop() {
         guard !toldOfStop else { return }
         var info = siginfo_t()
         guard waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOHANG) == 0, info.si_signo == SIGCHLD else { return }
+        #if canImport(Darwin)
+            let signal = info.si_status
+        #else
+            let signal = info._sifields._sigchld.si_status
+        #endif
+        guard signal == SIGTTIN || signal == SIGTTOU else { return }
         toldOfStop = true
         reporter.log(Self.stopHint)
     }
 
     static let stopHint = "wait-alert: the command stopped (to read the terminal?); use < file. Ctrl-C ends it"
 
-    /// Gives the pseudo-terminals the real terminal's new size, and tells the command
+    /// Gives each pseudo-terminal the new size of the terminal it stands for, and tells the command
     /// (`SIGWINCH`). Checked every 100 ms: the overlay's terminal guard owns `SIGWINCH`.
     private mutating func followWindowSize() {
-        guard let source = settings.sizeSource, ContinuousClock.now - lastSizeCheck >= .milliseconds(100) else {
-            return
-        }
+        guard ContinuousClock.now - lastSizeCheck >= .milliseconds(100) else { return }
         lastSizeCheck = ContinuousClock.now
-        guard let size = PseudoTerminal.windowSize(of: source) else { return }
-        if let windowSize, windowSize == (size.ws_col, size.ws_row) { return }
-        windowSize = (size.ws_col, size.ws_row)
-        for channel in channels where channel.isTerminal && channel.descriptor >= 0 {
-            PseudoTerminal.setWindowSize(size, of: channel.descriptor)
+        var changed = false
+        for index in channels.indices where channels[index].descriptor >= 0 {
+            guard let source = channels[index].sizeSource, let size = PseudoTerminal.windowSize(of: source) else {
+                continue
+            }
+            if let current = channels[index].windowSize, current == (size.ws_col, size.ws_row) { continue }
+            channels[index].windowSize = (size.ws_col, size.ws_row)
+            PseudoTerminal.setWindowSize(size, of: channels[index].descriptor)
+            changed = true
         }
-        _ = killpg(pid, SIGWINCH)
+        if changed { _ = killpg(pid, SIGWINCH) }
     }
 }
 

@@ -1,14 +1,25 @@
 /// Where the command's standard output and error go, decided from where `wait-alert`'s own go.
 /// Pure.
 ///
-/// Each of the command's outputs whose counterpart in `wait-alert` is a terminal gets a
-/// pseudo-terminal (one shared by both when both are terminals, so their order is kept), so the
-/// command keeps its colours and line buffering; the others get a pipe. What the command writes
-/// is either *passed through* unchanged to `wait-alert`'s descriptor — always for an output that
-/// is not a terminal (so `$(wait-alert -- cmd)` captures exactly what `cmd` printed), and for every
-/// output when the alert is not drawn on a terminal — or *display output*, shown as
-/// `--show-output` says.
+/// Only output bound for the alert's own terminal is *display output*: cut into lines for the
+/// status line, the failure tail and `--show-output always`. It goes through a pseudo-terminal
+/// (one shared by both outputs when both are that terminal, so their order is kept), so the command
+/// keeps its colours and line buffering. Every other output is *passed through*: copied unchanged
+/// to `wait-alert`'s descriptor and never shown nor kept — through a pseudo-terminal when that
+/// descriptor is another terminal, through a pipe when it is a file or a pipe (so
+/// `$(wait-alert -- cmd)` captures exactly what `cmd` printed). A closed output stays closed for the
+/// command.
 struct OutputPlan: Equatable, Sendable {
+    /// Where one of `wait-alert`'s standard outputs leads.
+    enum Destination: Equatable, Sendable {
+        /// The descriptor is closed.
+        case closed
+        /// A terminal: the device (`st_rdev`), to tell the alert's terminal from others.
+        case terminal(device: UInt64)
+        /// Anything else: a file, a pipe, a socket, `/dev/null`.
+        case other
+    }
+
     struct Channel: Equatable, Sendable {
         /// The command's descriptors this channel carries: `[1]`, `[2]` or `[1, 2]`.
         var descriptors: [Int32]
@@ -16,23 +27,40 @@ struct OutputPlan: Equatable, Sendable {
         var isTerminal: Bool
         /// `wait-alert`'s descriptor the bytes are copied to unchanged; `nil` for display output.
         var passesThroughTo: Int32?
+
+        /// For a pseudo-terminal, `wait-alert`'s descriptor whose terminal it stands for (and whose
+        /// window size it follows); `nil` for a pipe.
+        var sizeSource: Int32? { isTerminal ? descriptors.first : nil }
     }
 
     var channels: [Channel]
 
-    /// The plan for `wait-alert`'s standard output and error being terminals or not, and the
-    /// overlay drawing on standard error (`interactive`) or writing plain lines.
-    static func make(standardOutputIsTerminal output: Bool, standardErrorIsTerminal error: Bool, interactive: Bool)
+    /// The plan for `wait-alert`'s standard output and error leading where they do, with the alert
+    /// drawn on the terminal `alertTerminal` (a device), or on none (plain lines).
+    static func make(standardOutput output: Destination, standardError error: Destination, alertTerminal: UInt64?)
         -> OutputPlan
     {
-        if output && error {
+        func isAlertTerminal(_ destination: Destination) -> Bool {
+            guard let alertTerminal else { return false }
+            return destination == .terminal(device: alertTerminal)
+        }
+        if case .terminal = output, output == error {
             return OutputPlan(channels: [
-                Channel(descriptors: [1, 2], isTerminal: true, passesThroughTo: interactive ? nil : 1)
+                Channel(descriptors: [1, 2], isTerminal: true, passesThroughTo: isAlertTerminal(output) ? nil : 1)
             ])
         }
-        return OutputPlan(channels: [
-            Channel(descriptors: [1], isTerminal: output, passesThroughTo: output && interactive ? nil : 1),
-            Channel(descriptors: [2], isTerminal: error, passesThroughTo: interactive ? nil : 2),
-        ])
+        let channels = [(Int32(1), output), (2, error)].compactMap { descriptor, destination -> Channel? in
+            switch destination {
+            case .closed:
+                nil
+            case .terminal:
+                Channel(
+                    descriptors: [descriptor], isTerminal: true,
+                    passesThroughTo: isAlertTerminal(destination) ? nil : descriptor)
+            case .other:
+                Channel(descriptors: [descriptor], isTerminal: false, passesThroughTo: descriptor)
+            }
+        }
+        return OutputPlan(channels: channels)
     }
 }

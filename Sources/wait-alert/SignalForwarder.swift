@@ -9,14 +9,25 @@ import Synchronization
 #endif
 
 /// Passes Ctrl-C, `SIGTERM`, `SIGHUP` and `SIGQUIT` on to the command's process group, and kills the group
-/// when it does not end in time.
+/// when it does not end in time; stops and continues the group with `wait-alert` (Ctrl-Z, `fg`, `bg`).
 ///
 /// The first such signal is sent on to the group as it is (a cancelled work or an expired
 /// timeout sends `SIGTERM`); a second one, or ``graceNanoseconds`` without the command ending,
 /// sends `SIGKILL` to the group. While the overlay's terminal guard handles the signals it cancels
 /// the work instead, and the work's cancellation handler calls ``forward(_:)``; otherwise (before
-/// the alert shows, or with no terminal) this type's own handler does. Everything the handler
-/// touches is an atomic; it calls only `killpg` and `clock_gettime`.
+/// the alert shows, or with no terminal) this type's own handler does.
+///
+/// The command's group is not the shell's job, `wait-alert` is: Ctrl-Z stops `wait-alert` only.
+/// So, under a job-control shell, `SIGTSTP` is passed on to the group before `wait-alert` stops
+/// (when the overlay's guard handles `SIGTSTP`, it restores the terminal and then calls this
+/// type's handler), and `SIGCONT` continues the group (the guard does it through
+/// `ProcessGroupGuard` while it handles `SIGCONT`). Without job control `wait-alert`'s group is
+/// orphaned, the system discards Ctrl-Z for it, and no handler is installed; should `wait-alert`'s
+/// own stop be discarded anyway, the group is continued ``discardedStopNanoseconds`` later, so it
+/// never stays stopped while `wait-alert` runs.
+///
+/// Everything the handlers touch is an atomic; they call only `killpg`, `clock_gettime`,
+/// `sigaction`, `sigemptyset` and `raise`.
 enum SignalForwarder {
     /// How long the command has to end after the first signal: 3 seconds.
     static let graceNanoseconds: Int64 = 3_000_000_000
@@ -27,10 +38,24 @@ enum SignalForwarder {
     private static let first = Atomic<Int32>(0)
     private static let firstAt = Atomic<Int64>(0)
     private static let killed = Atomic<Bool>(false)
+    /// When `SIGTSTP` was passed on to the group and `wait-alert` was to stop, or 0.
+    private static let stoppedAt = Atomic<Int64>(0)
+
+    /// How long the group may stay stopped while `wait-alert` itself runs: its own stop was
+    /// discarded (an orphaned process group), so nobody would continue the group.
+    static let discardedStopNanoseconds: Int64 = 1_000_000_000
 
     /// Installs the handler for `SIGINT`, `SIGTERM`, `SIGHUP` and `SIGQUIT` (each unless ignored), and ignores
-    /// `SIGPIPE` (a closed standard output is noticed as `EPIPE`).
+    /// `SIGPIPE` (a closed standard output is noticed as `EPIPE`); under a job-control shell, the
+    /// handlers for `SIGTSTP` (unless ignored) and `SIGCONT`.
     static func install() {
+        // A handler never runs lazy initialisation.
+        _ = group.load(ordering: .relaxed)
+        _ = forwards.load(ordering: .relaxed)
+        _ = first.load(ordering: .relaxed)
+        _ = firstAt.load(ordering: .relaxed)
+        _ = killed.load(ordering: .relaxed)
+        _ = stoppedAt.load(ordering: .relaxed)
         var ignore = sigaction()
         var action = sigaction()
         #if canImport(Glibc) || canImport(Musl)
@@ -49,6 +74,78 @@ enum SignalForwarder {
             guard sigaction(signal, nil, &previous) == 0, !isIgnored(previous) else { continue }
             _ = sigaction(signal, &action, nil)
         }
+        // A process group that is its session's own (no job-control shell above it) is orphaned:
+        // the system discards Ctrl-Z for it.
+        guard getpgrp() != getsid(0) else { return }
+        var previous = sigaction()
+        if sigaction(SIGTSTP, nil, &previous) == 0, !isIgnored(previous) { installStopHandler() }
+        var resume = jobControlAction()
+        _ = sigaction(SIGCONT, &resume, nil)
+    }
+
+    private static func jobControlAction() -> sigaction {
+        var action = sigaction()
+        #if canImport(Glibc) || canImport(Musl)
+            action.__sigaction_handler.sa_handler = { SignalForwarder.followJobControl($0) }
+        #else
+            action.__sigaction_u.__sa_handler = { SignalForwarder.followJobControl($0) }
+        #endif
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        return action
+    }
+
+    /// Installs the `SIGTSTP` handler. Async-signal-safe.
+    private static func installStopHandler() {
+        var action = jobControlAction()
+        _ = sigaction(SIGTSTP, &action, nil)
+    }
+
+    /// `SIGTSTP`: stops the group, then `wait-alert` (the default disposition, once this handler
+    /// returns). `SIGCONT`: continues the group and puts the `SIGTSTP` handler back, unless the
+    /// overlay's guard has put its own. Async-signal-safe.
+    private static func followJobControl(_ signal: Int32) {
+        let savedErrno = errno
+        defer { errno = savedErrno }
+        let group = group.load(ordering: .sequentiallyConsistent)
+        if signal == SIGTSTP {
+            stoppedAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
+            if group > 0 { _ = killpg(group, SIGTSTP) }
+            var stop = sigaction()
+            #if canImport(Glibc) || canImport(Musl)
+                stop.__sigaction_handler.sa_handler = SIG_DFL
+            #else
+                stop.__sigaction_u.__sa_handler = SIG_DFL
+            #endif
+            sigemptyset(&stop.sa_mask)
+            _ = sigaction(SIGTSTP, &stop, nil)
+            raise(SIGTSTP)  // stops wait-alert once this handler returns
+        } else {
+            if group > 0 { _ = killpg(group, SIGCONT) }
+            stoppedAt.store(0, ordering: .sequentiallyConsistent)
+            var current = sigaction()
+            if sigaction(SIGTSTP, nil, &current) == 0, isDefault(current) { installStopHandler() }
+        }
+    }
+
+    /// Continues the group when it was stopped with `wait-alert` at least
+    /// ``discardedStopNanoseconds`` ago and `wait-alert` runs: either it was continued (and this is
+    /// one more `SIGCONT`, which changes nothing) or its stop was discarded.
+    static func continueIfStopWasDiscarded() {
+        let at = stoppedAt.load(ordering: .sequentiallyConsistent)
+        guard at != 0, monotonicNanoseconds() - at >= discardedStopNanoseconds,
+            stoppedAt.compareExchange(expected: at, desired: 0, ordering: .sequentiallyConsistent).exchanged
+        else { return }
+        let group = group.load(ordering: .sequentiallyConsistent)
+        if group > 0 { _ = killpg(group, SIGCONT) }
+    }
+
+    private static func isDefault(_ action: sigaction) -> Bool {
+        #if canImport(Glibc) || canImport(Musl)
+            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 0  // SIG_DFL
+        #else
+            unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == 0
+        #endif
     }
 
     private static func isIgnored(_ action: sigaction) -> Bool {
@@ -60,6 +157,8 @@ enum SignalForwarder {
     }
 
     /// The command started in process group `group`: a signal that came before is passed on now.
+    /// (A Ctrl-Z between the start and this call stops `wait-alert` only: the command has not
+    /// been stopped, so nothing needs continuing.)
     static func started(group: Int32) {
         self.group.store(group, ordering: .sequentiallyConsistent)
         let pending = first.load(ordering: .sequentiallyConsistent)

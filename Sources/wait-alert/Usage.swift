@@ -1,4 +1,4 @@
-/// The usage text of `wait-alert`.
+/// The usage text of `wait-alert`, and what it says about invalid arguments.
 enum Usage {
     static let text = """
         usage: wait-alert [--title TEXT] [--success TEXT] [--status last-line|none]
@@ -6,9 +6,10 @@ enum Usage {
                           [--] COMMAND [ARG...]
 
         Runs COMMAND under a wait alert on standard error, showing its latest output line.
-        Its standard output is passed through unchanged unless it would reach a terminal.
+        Only output bound for that terminal is shown; output to a file, a pipe or another
+        terminal passes through unchanged.
 
-          --title TEXT        the alert's title (default: the command line)
+          --title TEXT        the alert's title (default, and for a blank TEXT: the command line)
           --success TEXT      the final text on success (default: the title)
           --status MODE       last-line (default): the latest output line; none: the title only
           --show-output WHEN  on-failure (default): the last lines when the command fails;
@@ -16,10 +17,18 @@ enum Usage {
           --tail N            how many lines on failure (default: 10)
           --timeout DURATION  stop the command after 500ms, 30s, 2m, 1h... and exit with 124
           -h, --help          print this help
+          --version           print the version
 
         Exit status: the command's; 128+n when signal n ended it; 124 on timeout;
         127 when it cannot be started; 2 for invalid arguments.
         Ctrl-C and SIGTERM are passed on to the command's process group; if it has not ended
-        3 seconds later, or at a second Ctrl-C, it is killed.
+        3 seconds later, or at a second Ctrl-C, it is killed. Ctrl-Z stops the command with
+        wait-alert; fg and bg continue both.
         """
+
+    /// What `wait-alert` writes to standard error for invalid arguments: the problem, and where to
+    /// read more. Two lines, each ended.
+    static func invalid(_ problem: String) -> String {
+        "wait-alert: \(problem)\nTry 'wait-alert --help' for more information.\n"
+    }
 }

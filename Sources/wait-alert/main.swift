@@ -12,14 +12,19 @@
     import Darwin
 #endif
 
+// First, before anything opens a descriptor that could take the number of a closed one.
+let closedDescriptors = StandardDescriptors.reserveClosed()
+
 switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .help:
     print(Usage.text)
     exit(0)
+case .version:
+    print(Version.line)
+    exit(0)
 case .invalid(let message):
-    let text = "wait-alert: \(message)\n\(Usage.text)\n"
-    _ = Array(text.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    _ = Array(Usage.invalid(message).utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     exit(2)
 case .run(let options):
-    exit(await CommandRun.run(options))
+    exit(await CommandRun.run(options, closed: closedDescriptors))
 }

@@ -68,6 +68,35 @@ struct CommandLineOptionsTests {
         #expect(CommandLineOptions.parse(["--", "cmd", "--help"]) != .help)
     }
 
+    @Test func versionAnswersAmongTheOptionsOnly() {
+        #expect(CommandLineOptions.parse(["--version"]) == .version)
+        #expect(CommandLineOptions.parse(["--version", "--bogus"]) == .version)
+        #expect(CommandLineOptions.parse(["--tail", "3", "--version", "--", "x"]) == .version)
+        #expect(options(["--", "cmd", "--version"])?.command == ["cmd", "--version"])
+        #expect(options(["cmd", "--version"])?.command == ["cmd", "--version"])
+    }
+
+    @Test func theVersionLineNamesTheProgramAndASemanticVersion() throws {
+        let words = Version.line.split(separator: " ")
+        #expect(words.count == 2 && words[0] == "wait-alert", "\(Version.line)")
+        let core = try #require(words.last?.split(separator: "-", maxSplits: 1).first)
+        let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
+        #expect(numbers.count == 3 && numbers.allSatisfy { UInt($0) != nil }, "\(Version.number)")
+    }
+
+    /// A title that would show nothing gives way to the command line, so the final line still says
+    /// what ran; a success text that would show nothing gives way to the title.
+    @Test(arguments: ["", " ", "\t \n", "\u{1B}[31m", "\u{7}\u{1B}]0;x\u{7}", "\u{200E}"])
+    func aTitleThatShowsNothingFallsBackToTheCommandLine(blank: String) throws {
+        let titled = try #require(options(["--title", blank, "--success", blank, "--", "make", "-j4"]))
+        #expect(titled.effectiveTitle == "make -j4")
+        #expect(titled.effectiveSuccess == nil)
+        let named = try #require(options(["--title", "Building", "--success", blank, "--", "make"]))
+        #expect(named.effectiveTitle == "Building")
+        #expect(named.effectiveSuccess == nil)
+        #expect(options(["--success", " Built ", "--", "make"])?.effectiveSuccess == " Built ")
+    }
+
     @Test(arguments: [
         (["--bogus", "--", "x"], "unknown option '--bogus'"),
         (["-x", "--", "x"], "unknown option '-x'"),
@@ -89,9 +118,18 @@ struct CommandLineOptionsTests {
     }
 
     @Test func usageNamesEveryOption() {
-        for option in ["--title", "--success", "--status", "--show-output", "--tail", "--timeout", "--help"] {
+        for option in [
+            "--title", "--success", "--status", "--show-output", "--tail", "--timeout", "--help", "--version",
+        ] {
             #expect(Usage.text.contains(option))
         }
+    }
+
+    /// An argument error is one line naming the problem and one pointing to `--help`.
+    @Test func anArgumentErrorIsOneLineAndAHint() {
+        #expect(
+            Usage.invalid("unknown option '--foo'")
+                == "wait-alert: unknown option '--foo'\nTry 'wait-alert --help' for more information.\n")
     }
 
     @Test func theDefaultTitleQuotesWordsForAShell() {

@@ -4,36 +4,80 @@ import Testing
 
 struct OutputPlanTests {
     private typealias Channel = OutputPlan.Channel
+    private static let alert: UInt64 = 0x8801
+    private static let elsewhere: UInt64 = 0x8805
 
-    @Test func bothOnTheTerminalShareOnePseudoTerminalShownAsDisplayOutput() {
-        let plan = OutputPlan.make(standardOutputIsTerminal: true, standardErrorIsTerminal: true, interactive: true)
-        #expect(plan.channels == [Channel(descriptors: [1, 2], isTerminal: true, passesThroughTo: nil)])
+    private func plan(_ output: OutputPlan.Destination, _ error: OutputPlan.Destination, alert: UInt64? = alert)
+        -> [Channel]
+    {
+        OutputPlan.make(standardOutput: output, standardError: error, alertTerminal: alert).channels
     }
 
-    @Test func aCapturedStandardOutputIsAPipePassedThrough() {
-        let plan = OutputPlan.make(standardOutputIsTerminal: false, standardErrorIsTerminal: true, interactive: true)
+    @Test func bothOnTheAlertsTerminalShareOnePseudoTerminalShownAsDisplayOutput() {
         #expect(
-            plan.channels == [
+            plan(.terminal(device: Self.alert), .terminal(device: Self.alert)) == [
+                Channel(descriptors: [1, 2], isTerminal: true, passesThroughTo: nil)
+            ])
+    }
+
+    /// `> out.txt`, `| less`, `> /dev/null`: standard output passes through and is never display
+    /// output, so it is neither shown nor kept.
+    @Test func aRedirectedStandardOutputIsAPipePassedThrough() {
+        #expect(
+            plan(.other, .terminal(device: Self.alert)) == [
                 Channel(descriptors: [1], isTerminal: false, passesThroughTo: 1),
                 Channel(descriptors: [2], isTerminal: true, passesThroughTo: nil),
             ])
     }
 
-    @Test func withoutAnOverlayEverythingPassesThrough() {
-        let piped = OutputPlan.make(standardOutputIsTerminal: false, standardErrorIsTerminal: false, interactive: false)
+    /// `> /dev/pts/5`: another terminal keeps a pseudo-terminal (colours, line buffering, its own
+    /// window size) but is passed through to it, not shown on the alert's terminal.
+    @Test func anotherTerminalIsPassedThroughOnAPseudoTerminalOfItsOwn() {
+        let channels = plan(.terminal(device: Self.elsewhere), .terminal(device: Self.alert))
         #expect(
-            piped.channels == [
+            channels == [
+                Channel(descriptors: [1], isTerminal: true, passesThroughTo: 1),
+                Channel(descriptors: [2], isTerminal: true, passesThroughTo: nil),
+            ])
+        #expect(channels.map(\.sizeSource) == [1, 2], "each follows the size of the terminal it stands for")
+        #expect(
+            plan(.terminal(device: Self.alert), .terminal(device: Self.elsewhere), alert: Self.elsewhere) == [
+                Channel(descriptors: [1], isTerminal: true, passesThroughTo: 1),
+                Channel(descriptors: [2], isTerminal: true, passesThroughTo: nil),
+            ])
+    }
+
+    /// `>&-`, `2>&-`: no channel, so the command gets the descriptor closed too.
+    @Test func aClosedOutputGetsNoChannel() {
+        #expect(plan(.closed, .terminal(device: Self.alert)) == [Channel(descriptors: [2], isTerminal: true)])
+        #expect(
+            plan(.terminal(device: Self.alert), .closed, alert: nil) == [
+                Channel(descriptors: [1], isTerminal: true, passesThroughTo: 1)
+            ])
+        #expect(plan(.closed, .closed, alert: nil).isEmpty)
+        #expect(plan(.other, .closed, alert: nil) == [Channel(descriptors: [1], isTerminal: false, passesThroughTo: 1)])
+    }
+
+    @Test func withoutAnAlertTerminalEverythingPassesThrough() {
+        #expect(
+            plan(.other, .other, alert: nil) == [
                 Channel(descriptors: [1], isTerminal: false, passesThroughTo: 1),
                 Channel(descriptors: [2], isTerminal: false, passesThroughTo: 2),
             ])
-        let outputOnTerminal = OutputPlan.make(
-            standardOutputIsTerminal: true, standardErrorIsTerminal: false, interactive: false)
         #expect(
-            outputOnTerminal.channels == [
+            plan(.terminal(device: Self.alert), .other, alert: nil) == [
                 Channel(descriptors: [1], isTerminal: true, passesThroughTo: 1),
                 Channel(descriptors: [2], isTerminal: false, passesThroughTo: 2),
             ])
-        let dumb = OutputPlan.make(standardOutputIsTerminal: true, standardErrorIsTerminal: true, interactive: false)
-        #expect(dumb.channels == [Channel(descriptors: [1, 2], isTerminal: true, passesThroughTo: 1)])
+        // TERM=dumb: plain lines on the terminal, and both outputs on it in their order.
+        #expect(
+            plan(.terminal(device: Self.alert), .terminal(device: Self.alert), alert: nil) == [
+                Channel(descriptors: [1, 2], isTerminal: true, passesThroughTo: 1)
+            ])
+    }
+
+    @Test func aPipeHasNoSizeToFollow() {
+        #expect(Channel(descriptors: [1], isTerminal: false, passesThroughTo: 1).sizeSource == nil)
+        #expect(Channel(descriptors: [1, 2], isTerminal: true).sizeSource == 1)
     }
 }

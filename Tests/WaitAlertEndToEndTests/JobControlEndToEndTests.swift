@@ -12,32 +12,14 @@
         /// The demo under a real job-control shell (`bash -i` on a pty): Ctrl-Z with `bg` and `fg`, a
         /// job started in the background, and keys typed ahead while the alert shows.
         struct JobControlEndToEndTests {
-            /// An interactive bash whose prompt is ``prompt``, reporting finished jobs at once.
-            private static func shell() async throws -> DemoProcess {
-                let shell = try DemoProcess(
-                    ["--norc", "--noprofile", "-i"], environment: ["PS1": prompt], program: "/bin/bash")
-                try await shell.waitForOutput(prompt)
-                try shell.type("set -b\r")
-                try await shell.waitForOutput(prompt + "set -b", then: prompt)
-                return shell
-            }
+            private static func shell() async throws -> DemoProcess { try await DemoProcess.interactiveBash() }
 
-            private static let prompt = "PROMPT> "
+            private static let prompt = DemoProcess.shellPrompt
 
             private static func demo() throws -> String { try DemoProcess.executable.get() }
 
-            /// What `stty -a` says about echo and canonical mode, run by the shell now.
             private static func shellModes(_ shell: DemoProcess) async throws -> (echo: Bool, canonical: Bool) {
-                let start = shell.output.count
-                try shell.type("stty -a\r")
-                try await shell.waitUntil("stty's output and the next prompt") { shell in
-                    String(decoding: shell.output[start...], as: UTF8.self).contains("icanon")
-                        && String(decoding: shell.output[start...], as: UTF8.self).hasSuffix(prompt)
-                }
-                let words = String(decoding: shell.output[start...], as: UTF8.self).split {
-                    $0 == " " || $0 == "\r" || $0 == "\n"
-                }
-                return (words.contains("echo"), words.contains("icanon"))
+                try await shell.shellModes()
             }
 
             /// Ctrl-Z at about 1.3 s, then `bg`: the job finishes in the background without touching
@@ -132,17 +114,4 @@
         }
     }
 
-    extension DemoProcess {
-        /// Waits until `text` appears in the output after byte `offset`, then (optionally) `then`
-        /// after it.
-        func waitForOutput(
-            _ text: String, after offset: Int = 0, then next: String? = nil, timeout: Duration = .seconds(15)
-        ) async throws {
-            try await waitUntil("\"\(text)\" in the output", timeout: timeout) { process in
-                let output = String(decoding: process.output[min(offset, process.output.count)...], as: UTF8.self)
-                guard let found = output.firstRange(of: text) else { return false }
-                return next.map { output[found.upperBound...].contains($0) } ?? true
-            }
-        }
-    }
 #endif

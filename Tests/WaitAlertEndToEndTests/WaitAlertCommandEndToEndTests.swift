@@ -87,11 +87,40 @@
                 #expect(tool.text.contains(line), "\(tool.report)")
             }
 
-            @Test func argumentErrorsPrintTheUsageAndExitWithTwo() async throws {
-                let tool = try Self.launch(["--tail", "many", "--", "true"], connection: .pipe)
+            /// An argument error is one line naming it and one pointing to `--help`, exit status 2.
+            @Test(arguments: [
+                (["--tail", "many", "--", "true"], "wait-alert: invalid --tail 'many'"),
+                (["--foo", "--", "true"], "wait-alert: unknown option '--foo'"),
+                ([], "wait-alert: no command given"),
+            ])
+            func argumentErrorsAreOneLineAndAHint(arguments: [String], problem: String) async throws {
+                let tool = try Self.launch(arguments, connection: .pipe)
                 #expect(try await tool.waitForExit() == .exited(2))
-                #expect(tool.text.hasPrefix("wait-alert: invalid --tail 'many'"), "\(tool.report)")
-                #expect(tool.text.contains("usage: wait-alert"), "\(tool.report)")
+                let lines = tool.text.split(separator: "\n", omittingEmptySubsequences: false)
+                #expect(lines.count == 3 && lines[2].isEmpty, "two lines, each ended\n\(tool.report)")
+                #expect(lines.first?.hasPrefix(problem) == true, "\(tool.report)")
+                #expect(lines.dropFirst().first == "Try 'wait-alert --help' for more information.", "\(tool.report)")
+            }
+
+            @Test func versionPrintsTheProgramAndItsVersion() async throws {
+                let tool = try Self.launch(["--version"], connection: .pipe)
+                #expect(try await tool.waitForExit() == .exited(0))
+                let words = tool.text.split(separator: " ")
+                #expect(words.count == 2 && words[0] == "wait-alert" && words[1].hasSuffix("\n"), "\(tool.report)")
+                #expect(words.last?.first?.isNumber == true, "\(tool.report)")
+            }
+
+            /// A title that would show nothing gives way to the command line: the final line says what
+            /// ran.
+            @Test(arguments: ["", "  ", "\u{1B}[31m"])
+            func aBlankTitleFallsBackToTheCommandLine(title: String) async throws {
+                let tool = try Self.launch(["--title", title, "--success", " ", "--", "sh", "-c", "exit 0"])
+                #expect(try await tool.waitForExit() == .exited(0), "\(tool.report)")
+                let lines = tool.screen.lines.filter { !$0.isEmpty }
+                #expect(lines.count == 1 && lines[0].hasPrefix("✔ sh -c 'exit 0' ("), "\(tool.report)")
+                let failing = try Self.launch(["--title", title, "--", "sh", "-c", "exit 3"])
+                #expect(try await failing.waitForExit() == .exited(3), "\(failing.report)")
+                #expect(failing.text.contains("✖ sh -c 'exit 3': exit status 3"), "\(failing.report)")
             }
 
             @Test func aTimeoutStopsTheCommandAndExitsWith124() async throws {
@@ -121,6 +150,88 @@
                 #expect(Self.contents(of: output) == expected, "\(shell.report)")
                 #expect(Self.contents(of: status) == Array("0\n".utf8))
                 #expect(shell.text.contains("✔ sh -c"), "the alert still ends on the terminal\n\(shell.report)")
+            }
+
+            /// `> file`: what goes to the file is passed through and never shown — not as the status,
+            /// not in the failure tail — while the alert still shows and ends on the terminal.
+            @Test func aRedirectedStandardOutputIsNeitherShownNorKept() async throws {
+                let output = Self.temporaryPath("secret")
+                defer { unlink(output) }
+                let shell = try Self.shell(
+                    #""$0" --title Working -- sh -c 'echo SECRET-TOKEN; sleep 1; echo building >&2; sleep 1' > "$1""#,
+                    [output])
+                try await shell.waitFor(text: "building")
+                #expect(try await shell.waitForExit() == .exited(0), "\(shell.report)")
+                #expect(!shell.output.contains(bytes: "SECRET-TOKEN"), "\(shell.report)")
+                #expect(shell.text.contains("✔ Working ("), "\(shell.report)")
+                #expect(Self.contents(of: output) == Array("SECRET-TOKEN\n".utf8))
+            }
+
+            /// A failing command with its standard output in a file: the tail above the final line is
+            /// what reached the terminal (its standard error), not the file's last lines.
+            @Test func theFailureTailHoldsOnlyWhatReachedTheTerminal() async throws {
+                let output = Self.temporaryPath("copied")
+                defer { unlink(output) }
+                let script = #"seq 1 100; echo 'error: disk full' >&2; exit 1"#
+                let shell = try Self.shell(#""$0" --title Copying -- sh -c "$2" > "$1""#, [output, script])
+                #expect(try await shell.waitForExit() == .exited(1), "\(shell.report)")
+                let lines = shell.screen.lines.filter { !$0.isEmpty }
+                #expect(lines == ["error: disk full", "✖ Copying: exit status 1"], "\(shell.report)")
+                #expect(Self.contents(of: output) == Array((1...100).map { "\($0)\n" }.joined().utf8))
+            }
+
+            /// `> /dev/pts/N`, another terminal: the output goes there (through a pseudo-terminal of
+            /// its own, so the command still sees a terminal), and never to the alert's terminal.
+            @Test func standardOutputOnAnotherTerminalGoesThereOnly() async throws {
+                let other = try SecondTerminal()
+                let shell = try Self.shell(
+                    #""$0" --title Working -- sh -c '[ -t 1 ] && echo OTHER-TERMINAL; sleep 1; echo building >&2; sleep 0.5' > "$1""#,
+                    [other.path])
+                try await shell.waitFor(text: "building")
+                #expect(try await shell.waitForExit() == .exited(0), "\(shell.report)")
+                #expect(!shell.output.contains(bytes: "OTHER-TERMINAL"), "\(shell.report)")
+                #expect(shell.text.contains("✔ Working ("), "\(shell.report)")
+                #expect(other.read().contains(bytes: "OTHER-TERMINAL\r\n"), "\(escaped(other.read()))")
+            }
+
+            /// `> /dev/tty`: the alert's own terminal by another name, so display output (through the
+            /// pseudo-terminal, shown as `--show-output` says), not bytes written past the alert.
+            @Test func standardOutputToDevTtyIsTheAlertsTerminal() async throws {
+                let shell = try Self.shell(
+                    #""$0" --title Working -- sh -c 'echo to-stdout; sleep 0.8; echo more; sleep 0.4' > /dev/tty"#)
+                #expect(try await shell.waitForExit() == .exited(0), "\(shell.report)")
+                let lines = shell.screen.transcript.filter { !$0.isEmpty }
+                #expect(lines.count == 1 && lines[0].hasPrefix("✔ Working ("), "\(shell.report)")
+                #expect(shell.output.contains(bytes: "more"), "shown as the status\n\(shell.report)")
+            }
+
+            /// `<&-`, `>&-`, `2>&-`: the command gets the descriptor closed, as when run bare.
+            @Test(arguments: [
+                ("<&-", "0", ""),
+                (">&-", "1", ">&2"),
+                ("2>&-", "2", ""),
+            ])
+            func aClosedDescriptorStaysClosedForTheCommand(redirection: String, descriptor: String, report: String)
+                async throws
+            {
+                let probe = #"""
+                    if [ -e /proc/$$/fd/\#(descriptor) ]; then echo "fd \#(descriptor) open" \#(report); else echo "fd \#(descriptor) closed" \#(report); fi
+                    """#
+                let shell = try Self.shell(
+                    #""$0" --show-output always -- sh -c "$1" \#(redirection); echo "status $?""#, [probe])
+                #expect(try await shell.waitForExit() == .exited(0), "\(shell.report)")
+                #expect(shell.screen.transcript.contains("fd \(descriptor) closed"), "\(shell.report)")
+                #expect(shell.screen.transcript.contains("status 0"), "\(shell.report)")
+            }
+
+            /// `echo hi >&-` fails (`EBADF`, status 1) under `wait-alert` as it does bare, and says why.
+            @Test func aCommandWritingToAClosedStandardOutputFailsAsItWouldBare() async throws {
+                let echo = try Self.shell(
+                    #"/bin/echo hi >&-; echo "bare $?"; "$0" -- /bin/echo hi >&-; echo "wait-alert $?""#)
+                #expect(try await echo.waitForExit() == .exited(0), "\(echo.report)")
+                #expect(echo.screen.transcript.contains("bare 1"), "\(echo.report)")
+                #expect(echo.screen.transcript.contains("wait-alert 1"), "the same status as bare\n\(echo.report)")
+                #expect(echo.text.contains("Bad file descriptor"), "the command's own complaint shows\n\(echo.report)")
             }
 
             /// A megabyte through the pipe and a megabyte of lines on the terminal: nothing lost, and
@@ -249,6 +360,45 @@
                 #expect(tool.text.contains("cancelled after"), "\(tool.report)")
                 try await Self.expectNothingLeft(in: group, tool)
             }
+        }
+    }
+
+    /// A second pseudo-terminal for a program to write to by its path (`> /dev/pts/N`); the test
+    /// reads what reaches it.
+    final class SecondTerminal {
+        let path: String
+        private let master: Int32
+        private let slave: Int32
+        private var received: [UInt8] = []
+
+        init() throws {
+            var master: Int32 = -1
+            var slave: Int32 = -1
+            guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw EndToEndFailure("openpty failed") }
+            _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+            var name = [CChar](repeating: 0, count: 256)
+            guard ttyname_r(slave, &name, name.count) == 0 else {
+                close(master)
+                close(slave)
+                throw EndToEndFailure("ttyname_r failed")
+            }
+            self.master = master
+            self.slave = slave
+            path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+
+        deinit {
+            close(master)
+            close(slave)
+        }
+
+        /// Everything written to the terminal so far.
+        func read() -> [UInt8] {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while case let count = Glibc.read(master, &buffer, buffer.count), count > 0 { received += buffer[..<count] }
+            return received
         }
     }
 #endif

@@ -13,7 +13,10 @@ import Synchronization
 /// A program that runs a command in a process group of its own registers the group here. When the
 /// terminal guard ends the program abruptly — a second Ctrl-C, or `SIGTERM`, `SIGHUP` or `SIGQUIT`
 /// raised again after the restore — its signal handler first sends `SIGKILL` to the registered
-/// group, so no process of it is left behind. The handler only reads atomics and calls `killpg`.
+/// group, so no process of it is left behind. When the program is continued (`fg`, `bg`) while the
+/// guard handles `SIGCONT`, the handler sends `SIGCONT` to the registered group, so a group the
+/// program stopped along with itself (its own `SIGTSTP` handler, which the guard calls after
+/// restoring the terminal) runs again with it. The handler only reads atomics and calls `killpg`.
 package enum ProcessGroupGuard {
     /// The registered process group, or 0.
     static let group = Atomic<Int32>(0)
@@ -44,5 +47,11 @@ package enum ProcessGroupGuard {
     static func killFromSignal() {
         let group = group.load(ordering: .sequentiallyConsistent)
         if group > 0 { _ = killpg(group, SIGKILL) }
+    }
+
+    /// Sends `SIGCONT` to the registered group, if any. Async-signal-safe.
+    static func continueFromSignal() {
+        let group = group.load(ordering: .sequentiallyConsistent)
+        if group > 0 { _ = killpg(group, SIGCONT) }
     }
 }

@@ -16,6 +16,7 @@ extension TerminalGuard {
         OutputRelay.prepareForSignals()
         _ = rowsAboveCursor.load(ordering: .relaxed)  // a handler never runs lazy initialisation
         _ = pasteBracketed.load(ordering: .relaxed)
+        _ = ProcessGroupGuard.group.load(ordering: .relaxed)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
         for end in ends {
@@ -116,6 +117,7 @@ extension TerminalGuard {
             }
             suspended.store(false, ordering: .relaxed)
             quieted.store(false, ordering: .sequentiallyConsistent)
+            ProcessGroupGuard.continueFromSignal()
             // Also a job started in the background and brought to the foreground (`fg` sends
             // SIGCONT): the overlay checks where it now is and draws if it may.
             notify(SIGCONT)

@@ -19,8 +19,9 @@ import Synchronization
 /// - `SIGTERM`, `SIGHUP` and `SIGQUIT` restore the terminal, put the previous disposition back
 ///   and raise the signal again, so the program ends as it would have;
 /// - `SIGWINCH` calls the resize handler;
-/// - `SIGTSTP` (Ctrl-Z) restores the terminal before the program stops, and `SIGCONT` calls the
-///   resume handler, which redraws the overlay if the program continues in the foreground.
+/// - `SIGTSTP` (Ctrl-Z) restores the terminal before the program stops, and `SIGCONT` continues
+///   the process group registered with ``ProcessGroupGuard`` and calls the resume handler, which
+///   redraws the overlay if the program continues in the foreground.
 ///
 /// A signal the program ignored stays ignored. Separately, while work is running and standard
 /// input is the same terminal, echo is off (``blockInput(_:)``), so typed keys are neither shown

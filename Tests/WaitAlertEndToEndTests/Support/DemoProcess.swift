@@ -215,6 +215,16 @@
             _ = Glibc.kill(pid, signal)
         }
 
+        /// How many typed bytes wait in the terminal for a program to read them (in canonical mode,
+        /// complete lines only), or `nil` when the slave is not open any more. Every key typed
+        /// before them has been through the line discipline: Ctrl-C and Ctrl-Z raised their signals.
+        func typedBytesWaiting() -> Int? {
+            guard slaveDescriptor >= 0 else { return nil }
+            var count: Int32 = 0
+            guard ioctl(slaveDescriptor, UInt(FIONREAD), &count) == 0 else { return nil }
+            return Int(count)
+        }
+
         /// The slave's terminal modes now, or `nil` when the slave is not open any more.
         func currentModes() -> TerminalModes? {
             guard slaveDescriptor >= 0 else { return nil }

@@ -40,6 +40,12 @@
             entries().filter { $0.group == group && $0.state != "Z" && $0.state != "X" }.map(\.pid)
         }
 
+        /// The live processes of process group `group` that are stopped (state `T`, or `t` when
+        /// traced).
+        static func stoppedMembers(ofGroup group: pid_t) -> [pid_t] {
+            entries().filter { $0.group == group && ($0.state == "T" || $0.state == "t") }.map(\.pid)
+        }
+
         /// The children of `parent`.
         static func children(of parent: pid_t) -> [pid_t] {
             entries().filter { $0.parent == parent }.map(\.pid)
