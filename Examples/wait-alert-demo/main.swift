@@ -5,6 +5,7 @@
 //     swift run wait-alert-demo --logs       with log lines printed above the alert
 //     swift run wait-alert-demo --hostile    texts full of escape sequences and control characters
 //     swift run wait-alert-demo --quick      work that ends within the grace delay
+//     swift run wait-alert-demo --steady     one text that never changes, for 8 seconds
 //     swift run wait-alert-demo --exit-early calls exit(3) while the alert spins
 //     swift run wait-alert-demo --twice      a toast, and after a Ctrl-C the timeline once more
 //     swift run wait-alert-demo --forget     a fire-and-forget alert ended by the last statement
@@ -47,12 +48,14 @@ if CommandLine.arguments.dropFirst().first == "output" {
 
 let options = Set(CommandLine.arguments.dropFirst())
 let known: Set = [
-    "--fail", "--logs", "--hostile", "--quick", "--exit-early", "--twice", "--forget", "--forget-elsewhere", "--help",
+    "--fail", "--logs", "--hostile", "--quick", "--steady", "--exit-early", "--twice", "--forget", "--forget-elsewhere",
+    "--help",
 ]
 if options.contains("--help") || !options.isSubset(of: known) {
     print(
         """
-        usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--exit-early] [--twice] [--forget[-elsewhere]]
+        usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--steady] [--exit-early] [--twice]
+                               [--forget[-elsewhere]]
                \(TasksDemo.usage)
                \(ProgressDemo.usage)
                \(OutputDemo.usage)
@@ -73,6 +76,7 @@ let steps: [(at: Duration, text: String)] = [
 @MainActor func play(_ title: String) async throws {
     try await withWaitAlert(title, success: "Done") { alert in
         if options.contains("--quick") { return }
+        if options.contains("--steady") { return try await Task.sleep(for: .seconds(8)) }
         let start = ContinuousClock.now
         for step in steps {
             try await Task.sleep(until: start + step.at)

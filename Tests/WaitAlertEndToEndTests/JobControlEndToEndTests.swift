@@ -78,6 +78,33 @@
                 #expect(spinnerLines(shell.screen).isEmpty, "no spinner left\n\(shell.report)")
             }
 
+            /// Ctrl-Z, `bg`, then `fg`: `fg` on a job that runs in the background sends it no
+            /// signal, yet its alert — whose text never changes — is drawn again at once, not only
+            /// when its final line comes.
+            @Test func aJobBroughtBackFromTheBackgroundRedrawsAtOnce() async throws {
+                let shell = try await Self.shell()
+                try shell.type("\(try Self.demo()) --steady\r")
+                try await shell.waitForSpinner()
+                try shell.type([0x1A])
+                try await shell.waitForOutput("Stopped", then: Self.prompt)
+                let resumed = shell.output.count
+                try shell.type("bg\r")
+                try await shell.waitForOutput(Self.prompt, after: resumed)
+                let foreground = shell.output.count
+                try shell.type("fg\r")
+                try await shell.waitUntil("the alert drawn again, or its end", timeout: .seconds(20)) { shell in
+                    let text = String(decoding: shell.output[foreground...], as: UTF8.self)
+                    return text.contains("✔ Done (") || text.unicodeScalars.contains { spinnerScalars.contains($0) }
+                }
+                let text = String(decoding: shell.output[foreground...], as: UTF8.self)
+                #expect(!text.contains("✔ Done ("), "drawn again before its end\n\(shell.report)")
+                try shell.type([0x03])
+                try await shell.waitForOutput("cancelled after", after: foreground)
+                try await shell.waitForOutput(Self.prompt, after: shell.output.count - Self.prompt.utf8.count)
+                let modes = try await Self.shellModes(shell)
+                #expect(modes.echo && modes.canonical)
+            }
+
             /// `demo &`: a job started in the background never draws an escape sequence and never
             /// touches the terminal modes; its final line is printed as a plain line.
             @Test func aJobStartedInTheBackgroundNeverDraws() async throws {

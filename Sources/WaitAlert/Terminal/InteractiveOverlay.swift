@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -86,6 +88,14 @@ final class InteractiveOverlay: WaitAlertRenderer {
     private var suspensions = 0
     /// Whether a draw holds the ticker (which then hands over an empty plan if the draw stops).
     private var drawingWithTicker = false
+    /// Whether the last frame was dropped because the program is stopping (Ctrl-Z): the lines it
+    /// was to print wait for the next draw.
+    private var frameDropped = false
+    /// The terminal guard's count of stops when the last frame was drawn.
+    private var seenStops = TerminalGuard.stops.load(ordering: .sequentiallyConsistent)
+    /// While the program is a background job: checks now and then whether it is in the
+    /// foreground again (`fg` on a job running in the background sends no signal).
+    private var foregroundWatch: (any DispatchSourceTimer)?
 
     /// An alert's row in the region.
     private struct Row {
@@ -229,8 +239,25 @@ final class InteractiveOverlay: WaitAlertRenderer {
         if detached {
             writePlain(lines)
         } else {
+            recordEndedRows()
             above += lines.map { ($0, $0) }
             dirty = true
+        }
+    }
+
+    /// Something is printed above the region: the child tasks that ended before it, whose final
+    /// lines still wait out their reading time in the region, become record lines first, so the
+    /// lines above the region keep the order things happened in.
+    private func recordEndedRows() {
+        for parent in waiting.keys.sorted() {
+            guard let entries = waiting[parent] else { continue }
+            for index in entries.indices where !entries[index].isReady {
+                guard retention(of: entries[index].id) != .keepUntilGroupEnds || rows[entries[index].id] == nil else {
+                    continue
+                }
+                waiting[parent]?[index].isReady = true
+            }
+            commitReady(under: parent)
         }
     }
 
@@ -244,6 +271,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
             return
         }
         refreshPlacement()
+        if detached, !rows.isEmpty { watchForForeground() }
         drawRegion()
         updateGuard()
         updateCapture()
@@ -497,7 +525,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
         // The guard (signals, echo, exit restore) is in place before the first byte shows, so a
         // Ctrl-C that comes as soon as the spinner does already finds it.
         updateGuard()
-        let printed = above.map(\.styled)
+        let taken = above
+        let printed = taken.map(\.styled)
         above = []
         let taskbarBytes = taskbarUpdate()
         // A taskbar state shown is flagged before its bytes go out, and a clear only after:
@@ -516,6 +545,11 @@ final class InteractiveOverlay: WaitAlertRenderer {
         } else {
             writeFrame(taskbarBytes, desired, printed)
         }
+        if frameDropped {
+            // The program is stopping: what was to be printed waits for the draw after `fg`.
+            above = taken + above
+            if !taskbarBytes.isEmpty { taskbar = .cleared }
+        }
         updateCapture()
         if isStandardError, !taskbarBytes.isEmpty, taskbar == .cleared {
             TerminalGuard.taskbarShown.store(false, ordering: .sequentiallyConsistent)
@@ -524,34 +558,46 @@ final class InteractiveOverlay: WaitAlertRenderer {
 
     /// Shows `desired` after printing `printed` above it, in one write, with what the program
     /// wrote meanwhile: its finished lines printed above first, its unfinished lines at the top
-    /// of the region. Returns the lines shown.
+    /// of the region. Returns the lines shown. A frame the terminal guard drops — a signal
+    /// handler has quieted the overlay because the program is stopping — is never composed: the
+    /// screen stays as it was, and ``frameDropped`` says so, for the lines to be printed later.
     @discardableResult
     private func writeFrame(
         _ prefix: [UInt8], _ desired: [(key: Key, line: OverlayScreen.Line)], _ printed: [String]
     ) -> [(key: Key, line: OverlayScreen.Line)] {
-        guard let relay, isStandardError, !stopped, !detached else {
+        frameDropped = false
+        guard isStandardError, !stopped, !detached else {
             write(prefix + screen.show(desired, printingAbove: printed))
-            // Recorded at once, not at the next draw: whatever ends the program now erases them.
-            if guarding, !stopped { TerminalGuard.setDrawn(!detached && !screen.isEmpty) }
             return desired
         }
         var shown = desired
+        var composed = false
         let written = TerminalGuard.write(to: terminal) {
-            let collected = relay.collect(at: OutputRelay.now())
-            if collected.erasedRegion { screen.markErased(cursorShown: false) }
-            let partials = collected.partials.sorted { $0.key.rawValue < $1.key.rawValue }.map { entry in
-                (
-                    key: Key.captured(Int32(entry.key.rawValue)),
-                    line: OverlayScreen.Line(glyph: nil, text: TextSanitizer.line(entry.value), style: .plain)
-                )
+            composed = true
+            let stops = TerminalGuard.stops.load(ordering: .sequentiallyConsistent)
+            if stops != seenStops {
+                // A stop erased the lines since the last frame (and showed the cursor).
+                seenStops = stops
+                screen.markErased()
             }
-            let fits = desired.isEmpty ? [] : partials.prefix(max((terminal.rows ?? 24) - 1 - desired.count, 0))
-            if fits.count != capturedPartials {
-                capturedPartials = fits.count
-                layout = nil
+            var above = printed
+            if let relay {
+                let collected = relay.collect(at: OutputRelay.now())
+                if collected.erasedRegion { screen.markErased(cursorShown: false) }
+                let partials = collected.partials.sorted { $0.key.rawValue < $1.key.rawValue }.map { entry in
+                    (
+                        key: Key.captured(Int32(entry.key.rawValue)),
+                        line: OverlayScreen.Line(glyph: nil, text: TextSanitizer.line(entry.value), style: .plain)
+                    )
+                }
+                let fits = desired.isEmpty ? [] : partials.prefix(max((terminal.rows ?? 24) - 1 - desired.count, 0))
+                if fits.count != capturedPartials {
+                    capturedPartials = fits.count
+                    layout = nil
+                }
+                shown = fits + desired
+                above = collected.lines.map { TextSanitizer.keepingColors($0.text) } + printed
             }
-            shown = fits + desired
-            let above = collected.lines.map { TextSanitizer.keepingColors($0.text) } + printed
             let bytes = prefix + screen.show(shown, printingAbove: above)
             // What is on screen is recorded with the write that puts it there, under the lock the
             // relay prints under: it erases these lines before printing over them, and whatever
@@ -560,7 +606,12 @@ final class InteractiveOverlay: WaitAlertRenderer {
             TerminalGuard.drawn.store(guarding && !screen.isEmpty, ordering: .sequentiallyConsistent)
             return bytes
         }
-        if !written { stop() }
+        if !written {
+            stop()
+        } else if !composed {
+            frameDropped = true
+            return []
+        }
         return shown
     }
 
@@ -706,6 +757,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
             // screen, and echo is on again.
             detached = true
             inputBlocked = false
+            watchForForeground()
         }
         dirty = true
         flush(at: lastInstant)
@@ -735,6 +787,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// touched; the lines are kept to be drawn again in the foreground.
     private func detach() {
         detached = true
+        watchForForeground()
         ticker?.stop()
         if !above.isEmpty {
             writePlain(above.map(\.plain))
@@ -744,10 +797,38 @@ final class InteractiveOverlay: WaitAlertRenderer {
         updateGuard()  // nothing drawn; input no longer blocked (the shell owns the terminal now)
     }
 
+    /// While the program runs in the background, checks five times a second whether it is in
+    /// the foreground again: `fg` on a job that runs in the background only hands it the
+    /// terminal, with no signal, and the region must come back at once, not at the next change.
+    private func watchForForeground() {
+        guard foregroundWatch == nil, ticker != nil else { return }  // without a ticker every frame checks
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + .milliseconds(200), repeating: .milliseconds(200))
+        let terminal = terminal
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                guard self.detached, !self.stopped, !self.rows.isEmpty else {
+                    // Nothing to bring back: the next alert's first draw checks by itself.
+                    self.foregroundWatch?.cancel()
+                    self.foregroundWatch = nil
+                    return
+                }
+                guard terminal.isForeground else { return }
+                self.dirty = true
+                self.flush(at: self.lastInstant)
+            }
+        }
+        timer.resume()
+        foregroundWatch = timer
+    }
+
     /// The program is in the foreground again: the next draw draws the lines afresh where the
     /// cursor is.
     private func attach() {
         detached = false
+        foregroundWatch?.cancel()
+        foregroundWatch = nil
         taskbar = .cleared  // a stop cleared it
         screen.columns = terminal.columns ?? screen.columns
         screen.markErased()
@@ -773,6 +854,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
         guard !stopped, !detached, prompting || suspensions == 0, prompting || !rows.isEmpty || !screen.isEmpty
         else { return false }
         if stream == .standardOutput, !isStandardError || !Self.standardOutputIsStandardError() { return false }
+        recordEndedRows()
         for part in line.split(separator: "\n", omittingEmptySubsequences: false) {
             let styled = TextSanitizer.keepingColors(String(part))
             above.append((colors ? styled : TextSanitizer.line(String(part)), TextSanitizer.line(String(part))))
@@ -802,9 +884,10 @@ final class InteractiveOverlay: WaitAlertRenderer {
         guard suspensions == 1, !stopped else { return }
         ticker?.stop()
         if !detached {
-            let printed = above.map(\.styled)
+            let taken = above
             above = []
-            writeFrame([], [], printed)
+            writeFrame([], [], taken.map(\.styled))
+            if frameDropped { above = taken + above }
         }
         if promptDriver == nil { releaseOutput() }
         updateGuard()
@@ -856,6 +939,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// The program wrote something while lines show: it is printed above them now.
     private func outputArrived() {
         guard relay != nil, !stopped, !detached else { return }
+        recordEndedRows()
         dirty = true
         flush(at: lastInstant)
     }
@@ -978,6 +1062,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Stops drawing for good after the terminal refused a write.
     private func stop() {
         stopped = true
+        foregroundWatch?.cancel()
+        foregroundWatch = nil
         releaseOutput()
         if !drawingWithTicker { ticker?.stop() }
         if guarding {

@@ -16,6 +16,7 @@ extension TerminalGuard {
         OutputRelay.prepareForSignals()
         _ = rowsAboveCursor.load(ordering: .relaxed)  // a handler never runs lazy initialisation
         _ = pasteBracketed.load(ordering: .relaxed)
+        _ = stops.load(ordering: .relaxed)
         _ = ProcessGroupGuard.group.load(ordering: .relaxed)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
@@ -107,6 +108,7 @@ extension TerminalGuard {
         case SIGWINCH:
             notify(signal)
         case SIGTSTP:
+            stops.add(1, ordering: .sequentiallyConsistent)
             restoreFromSignal()
             suspended.store(true, ordering: .relaxed)
             putBack(SIGTSTP)

@@ -171,6 +171,11 @@ enum TerminalGuard {
     /// field): an abrupt end goes up as many before erasing.
     static let rowsAboveCursor = Atomic<Int>(0)
 
+    /// How many times Ctrl-Z stopped the program (the handler erased whatever was drawn): a
+    /// frame drawn after a stop draws every line afresh, whenever it comes — even before the
+    /// resume handler has run.
+    static let stops = Atomic<Int>(0)
+
     /// Whether a prompt turned bracketed paste on, so every end must turn it off.
     static let pasteBracketed = Atomic<Bool>(false)
 

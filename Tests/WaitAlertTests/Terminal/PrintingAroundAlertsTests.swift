@@ -28,6 +28,35 @@ struct PrintingAroundAlertsTests {
         #expect(terminal.unknownSequences.isEmpty)
     }
 
+    /// A line printed after child tasks ended comes after their record lines, although their
+    /// final lines were still waiting out their reading time in the region: lines above the
+    /// region keep the order things happened in.
+    @Test func aLinePrintedAfterTasksEndedComesAfterTheirRecordLines() async throws {
+        let work = bed.start {
+            try await withWaitAlert("Hashing") { alert in
+                _ = try await alert.tasks(for: [1, 2]) {
+                    "File \($0)"
+                } operation: { _, _ in
+                    try await bed.clock.sleep(for: .seconds(1))
+                }
+                await WaitAlertPresenter.current.print("hashed 2 files", to: .standardError)
+                alert.log("a log line after them")
+                try await bed.clock.sleep(for: .seconds(2))
+            }
+        }
+        await bed.advance(to: .milliseconds(1100))
+        let lines = terminal.lines
+        let printed = try #require(lines.firstIndex(of: "hashed 2 files"), "\(terminal)")
+        for file in ["File 1", "File 2"] {
+            let record = try #require(lines.firstIndex { $0.hasPrefix("✔ \(file) (") }, "\(terminal)")
+            #expect(record < printed, "\(terminal)")
+        }
+        #expect(lines.firstIndex(of: "a log line after them") == printed + 1, "\(terminal)")
+        try await bed.run(until: work)
+        await bed.run()
+        #expect(terminal.lines.filter { $0.hasPrefix("✔ File") }.count == 2, "each record once\n\(terminal)")
+    }
+
     /// Escape sequences in a printed line never reach the screen (colours are off here).
     @Test func aPrintedLineIsSanitized() async {
         let alert = showWaitAlert("Working", presenter: bed.presenter)
