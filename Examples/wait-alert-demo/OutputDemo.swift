@@ -20,8 +20,11 @@ import WaitAlert
 ///                                                   writing after the program has ended
 ///     swift run wait-alert-demo output --hostile    a subprocess's last, unfinished line is
 ///                                                   full of escape sequences
+///     swift run wait-alert-demo output --window     a subprocess prints the window size each
+///                                                   time it changes, for 4 seconds (Python)
 enum OutputDemo {
-    static let usage = "wait-alert-demo output [--megabyte] [--exit] [--crash] [--ask] [--background] [--hostile]"
+    static let usage =
+        "wait-alert-demo output [--megabyte] [--exit] [--crash] [--ask] [--background] [--hostile] [--window]"
 
     struct Options {
         var megabyte = false
@@ -30,6 +33,7 @@ enum OutputDemo {
         var asks = false
         var background = false
         var hostile = false
+        var window = false
     }
 
     static func parse(_ arguments: [String]) -> Options? {
@@ -42,6 +46,7 @@ enum OutputDemo {
             case "--ask": options.asks = true
             case "--background": options.background = true
             case "--hostile": options.hostile = true
+            case "--window": options.window = true
             default: return nil
             }
         }
@@ -69,6 +74,20 @@ enum OutputDemo {
                     "(sleep 1; echo 'background output'; echo 'background error' >&2; sleep 0.5; "
                         + "echo 'background done') &")
                 try await Task.sleep(for: .milliseconds(500))
+            }
+            return
+        }
+        if options.window {
+            try await withWaitAlert("Watching the window", success: "Watched") { _ in
+                let script = """
+                    import os, signal, time
+                    def changed(signal, frame):
+                        print("size %d %d" % tuple(os.get_terminal_size(1)), flush=True)
+                    signal.signal(signal.SIGWINCH, changed)
+                    print("watching", flush=True)
+                    time.sleep(4)
+                    """
+                _ = await shell("exec python3 -c \"$0\"", script)
             }
             return
         }
@@ -122,8 +141,16 @@ enum OutputDemo {
                 let arguments = ["/bin/sh", "-c", script, name]
                 var argv = arguments.map { strdup($0) } + [nil]
                 defer { argv.forEach { free($0) } }
+                // A dispatch thread blocks most signals; the subprocess starts with none blocked.
+                var attributes = posix_spawnattr_t()
+                posix_spawnattr_init(&attributes)
+                defer { posix_spawnattr_destroy(&attributes) }
+                var none = sigset_t()
+                sigemptyset(&none)
+                posix_spawnattr_setsigmask(&attributes, &none)
+                posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
                 var pid = pid_t()
-                guard posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ) == 0 else {
+                guard posix_spawn(&pid, "/bin/sh", nil, &attributes, &argv, environ) == 0 else {
                     return continuation.resume(returning: 127)
                 }
                 var status: Int32 = 0

@@ -187,6 +187,22 @@
                 #expect(transcript.contains("first line") && transcript.contains("last red"), "\(numbered(transcript))")
             }
 
+            /// A subprocess writing through the capture that asks for the window size when it
+            /// changes gets the new size, not the one before (it gets the signal with the program,
+            /// possibly before the capture took the new size, and then once more after).
+            @Test func aSubprocessAskingForTheWindowSizeGetsTheNewOne() async throws {
+                let demo = try DemoProcess(["output", "--window"])
+                try await demo.waitFor(text: "watching")
+                try demo.resize(columns: 100, rows: 30)  // in the grace delay: nothing drawn yet
+                try await demo.waitFor(text: "size 100 30")
+                try await demo.waitForSpinner()
+                try demo.resize(columns: 90, rows: 28)  // while the alert shows
+                try await demo.waitFor(text: "size 90 28")
+                #expect(try await demo.waitForExit() == .exited(0))
+                let sizes = demo.screen.transcript.filter { $0.hasPrefix("size ") }
+                #expect(sizes.last == "size 90 28", "\(sizes)")
+            }
+
             private func readFile(_ path: String) -> String? {
                 guard let file = fopen(path, "rb") else { return nil }
                 defer { fclose(file) }

@@ -741,7 +741,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// window shrank below a line's length.
     func terminalDidResize() {
         guard !stopped else { return }
-        relay?.resize()
+        if relay != nil { OutputRelay.followWindowSize() }
         refreshPlacement()
         dirty = true
         flush(at: lastInstant)
@@ -1037,6 +1037,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
                     handlesSignals: integration.handlesSignals,
                     handlers: handlers()
                 )
+                if relay != nil { OutputRelay.followWindowSize() }  // resized before the handler was in place
             } else {
                 inputBlocked = false
                 if promptDriver == nil { releaseOutput() }

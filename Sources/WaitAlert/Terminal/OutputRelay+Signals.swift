@@ -194,6 +194,34 @@ extension OutputRelay {
     /// Whether ``handOffAtEnd()`` has run.
     private static let handedOff = Atomic<Bool>(false)
 
+    /// Gives the captured streams' pseudo-terminals the real terminal's window size — in the
+    /// `SIGWINCH` handler, and when the guard begins (a resize during the grace delay has no
+    /// handler to see it). When one did not have it yet, `SIGWINCH` goes to the process group
+    /// again, so a subprocess writing through them, which got the first signal with the program
+    /// and may have asked for the size before the pseudo-terminal had it, asks again and gets
+    /// the new one. Async-signal-safe.
+    static func followWindowSize() {
+        var size = winsize()
+        guard ioctl(real(STDERR_FILENO), UInt(TIOCGWINSZ), &size) == 0 else { return }
+        var changed = false
+        if outputController.load(ordering: .sequentiallyConsistent) >= 0 {
+            changed = resize(handOffOutputDevice.load(ordering: .sequentiallyConsistent), to: &size) || changed
+        }
+        if errorController.load(ordering: .sequentiallyConsistent) >= 0 {
+            changed = resize(handOffErrorDevice.load(ordering: .sequentiallyConsistent), to: &size) || changed
+        }
+        if changed { kill(0, SIGWINCH) }
+    }
+
+    /// Gives `device` the window size `size` unless it has it; returns whether it changed.
+    private static func resize(_ device: Int32, to size: inout winsize) -> Bool {
+        var current = winsize()
+        guard device >= 0, ioctl(device, UInt(TIOCGWINSZ), &current) == 0,
+            current.ws_row != size.ws_row || current.ws_col != size.ws_col
+        else { return false }
+        return ioctl(device, UInt(TIOCSWINSZ), &size) == 0
+    }
+
     /// Makes what ``handOffAtEnd()`` reads before a signal handler can run it.
     fileprivate static func prepareHandOffForSignals() {
         _ = handedOff.load(ordering: .relaxed)

@@ -245,14 +245,6 @@ final class OutputRelay: Sendable {
         }
     }
 
-    /// Gives the pseudo-terminals the real terminal's window size.
-    func resize() {
-        let channels = state.withLock { $0.channels }
-        var size = winsize()
-        guard ioctl(Self.real(STDERR_FILENO), UInt(TIOCGWINSZ), &size) == 0 else { return }
-        for channel in channels { _ = ioctl(channel.device, UInt(TIOCSWINSZ), &size) }
-    }
-
     /// Whether a capture is on.
     var isCapturing: Bool { state.withLock { $0.wake != nil } }
 

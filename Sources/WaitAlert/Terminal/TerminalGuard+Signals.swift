@@ -106,6 +106,7 @@ extension TerminalGuard {
             ProcessGroupGuard.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
             notify(SIGINT)  // cancels the work like a first Ctrl-C
         case SIGWINCH:
+            OutputRelay.followWindowSize()
             notify(signal)
         case SIGTSTP:
             stops.add(1, ordering: .sequentiallyConsistent)
