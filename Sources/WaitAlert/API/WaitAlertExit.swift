@@ -38,7 +38,9 @@ public enum WaitAlertExit {
     ///
     /// - 130 (128 + the signal's number) when Ctrl-C cancelled the work — or `SIGTERM`/`SIGHUP`
     ///   under ``TerminalOverlay/ProcessIntegration/cancelsOnTermination`` — whatever the work
-    ///   threw while winding down, as a shell reports a program a signal ended;
+    ///   threw while winding down, as a shell reports a program a signal ended; 130 too for the
+    ///   `CancellationError` of a question (``confirm(_:message:default:timeout:onTimeout:presenter:)``
+    ///   and the others) the user cancelled in the terminal with Ctrl-C or Escape;
     /// - 124 for ``WaitAlertTimeoutError`` (as `timeout(1)` and `wait-alert --timeout` do);
     /// - 1 for any other error an alert ended with: its failure line showed it (or the
     ///   cancellation line, for a `CancellationError` that no signal caused).

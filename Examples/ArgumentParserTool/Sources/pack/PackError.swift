@@ -1,0 +1,14 @@
+/// Why `pack` failed: each says what happened, in a line.
+enum PackError: Error, CustomStringConvertible {
+    case notAFolder(String)
+    case unreadable(String)
+    case tarFailed(status: Int32)
+
+    var description: String {
+        switch self {
+        case .notAFolder(let path): "\(path) is not a folder"
+        case .unreadable(let path): "cannot read \(path)"
+        case .tarFailed(let status): "tar ended with status \(status)"
+        }
+    }
+}
