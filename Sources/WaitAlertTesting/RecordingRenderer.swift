@@ -85,7 +85,7 @@ public final class RecordingRenderer: WaitAlertRenderer {
     }
 
     /// Every alert recorded, each once, in the order of its first snapshot: top-level alerts and
-    /// child tasks alike (a child task's snapshots name its ``WaitAlertSnapshot/parent``).
+    /// child tasks alike (a child task's snapshots name its `parent`).
     public var alerts: [WaitAlertID] {
         var seen: Set<WaitAlertID> = []
         return events.compactMap { event in
@@ -122,7 +122,7 @@ public final class RecordingRenderer: WaitAlertRenderer {
     }
 
     /// The final message `alert` ended with (`"Imported"`, `"Importing: disk full"`), or `nil`
-    /// while it has not ended. Shown or not: with ``WaitAlertTiming/immediate`` timing the final
+    /// while it has not ended. Shown or not: with `.immediate` timing the final
     /// message does not linger, so it is not among ``texts(of:)``.
     public func finalText(of alert: WaitAlertID) -> String? {
         snapshots(of: alert).last { $0.finalText != nil }?.finalText

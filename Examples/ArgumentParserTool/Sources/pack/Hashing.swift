@@ -1,10 +1,13 @@
 import Foundation
 import WaitAlert
 
-/// A file to hash: its path as given on the command line, and its size.
+/// A file to hash: its path in the folder, and its size.
 struct FileToHash: Sendable {
     var path: String
     var size: Int
+
+    /// The file's name, without its folders.
+    var name: String { String(path.split(separator: "/").last ?? "") }
 
     /// The files under `folder` (every regular file, recursively), in a stable order.
     static func files(in folder: String) throws -> [FileToHash] {
@@ -60,19 +63,17 @@ func hashFiles(_ files: [FileToHash], in folder: String, options: HashingOptions
 func sha256(of file: FileToHash, in folder: String, options: HashingOptions, row: WaitAlertReporter) async throws
     -> String
 {
+    if file.name == options.failOn { throw PackError.unreadable(file.path) }  // to try a failure
     let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: folder + "/" + file.path))
     defer { try? handle.close() }
     row.progress(completed: 0, total: file.size, unit: .bytes)
     var hash = SHA256()
     while let block = try handle.read(upToCount: 64 * 1024), !block.isEmpty {
-        try Task.checkCancellation()
+        try Task.checkCancellation()  // Ctrl-C, or a sibling's failure: stop at the next block
         hash.update(block)
         row.advance(by: block.count)
-        if options.slow { usleep(100_000) }
-        if file.path.split(separator: "/").last.map(String.init) == options.failOn {
-            throw PackError.unreadable(file.path)
-        }
-        await Task.yield()
+        if options.slow { usleep(100_000) }  // as from a slow disk: a read that blocks
+        await Task.yield()  // let other tasks have a thread: the group that cancels siblings
     }
     return hash.finalize()
 }

@@ -41,15 +41,19 @@ struct Pack: AsyncParsableCommand {
     func run() async throws {
         LoggingSystem.bootstrap { WaitAlertLogHandler(label: $0) }
         do {
-            try await pack()
+            try await pack()  // hashes, prints, asks, archives: calls withWaitAlert
         } catch {
-            // The alert showed the error already: exit with its status, without printing it again.
+            // An alert showed the error already: exit with its status, without printing it again.
             if let status = WaitAlertExit.status(for: error) { throw ExitCode(status) }
-            throw error
+            throw error  // not shown yet: ArgumentParser prints "Error: …" and exits with 1
         }
     }
 
-    /// Hashes, prints, asks, archives.
+    /// Hashes the files, prints their checksums on standard output, and with `--archive` asks
+    /// before writing the archive.
+    ///
+    /// `run()` is not isolated to the main actor: the alerts' work runs on the cooperative pool,
+    /// and the CPU-bound hashing in `@concurrent` functions that check for cancellation.
     func pack() async throws {
         let logger = Logger(label: "pack")
         let files = try FileToHash.files(in: folder)

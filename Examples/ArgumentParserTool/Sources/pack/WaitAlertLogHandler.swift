@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import WaitAlert
 
@@ -14,6 +15,20 @@ struct WaitAlertLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let text = "\(event.level) \(label): \(event.message)"
-        Task { @MainActor in WaitAlertPresenter.current.print(text, to: .standardError) }
+        if DispatchQueue.getSpecific(key: mainQueue) == true {
+            // On the main actor: through the presenter, in order with the alerts' own lines.
+            MainActor.assumeIsolated { WaitAlertPresenter.current.print(text, to: .standardError) }
+        } else {
+            // Elsewhere, at once: while alerts show, the overlay catches what is written to
+            // standard error and prints it above them.
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
     }
 }
+
+/// Marks the main queue, where the main actor runs.
+private let mainQueue: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+}()
