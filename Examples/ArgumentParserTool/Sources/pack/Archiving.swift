@@ -35,16 +35,20 @@ func run(_ executable: String, _ arguments: [String]) async throws -> Int32 {
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.standardOutput = FileHandle.standardError
-    let status = try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+    let (ended, status) = AsyncStream.makeStream(of: Int32.self)
+    process.terminationHandler = { process in
+        status.yield(process.terminationStatus)
+        status.finish()
+    }
+    try process.run()
+    let pid = process.processIdentifier
+    let code = await withTaskCancellationHandler {
+        await ended.first { _ in true } ?? -1
     } onCancel: {
-        if process.isRunning { process.interrupt() }
+        kill(pid, SIGINT)
     }
     try Task.checkCancellation()
-    return status
+    return code
 }
 
 /// `path` from the root: `tar -C` takes a relative path from the folder of the `-C` before it.
