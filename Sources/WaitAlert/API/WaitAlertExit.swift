@@ -31,7 +31,8 @@ import Synchronization
 /// ```
 ///
 /// Without swift-argument-parser, `exit(WaitAlertExit.status(for: error) ?? 1)` after printing
-/// the error only when the status is `nil`.
+/// the error only when the status is `nil`. The article <doc:CommandLineTools> has the whole
+/// pattern, and `Examples/ArgumentParserTool` a tool built on it.
 public enum WaitAlertExit {
     /// The status to exit with after `error`, when a wait alert has already shown it; `nil` when
     /// no alert has, so the program must still report it.
