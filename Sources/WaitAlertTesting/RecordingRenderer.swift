@@ -8,6 +8,15 @@ public import WaitAlert
 /// // …
 /// #expect(recorder.texts == ["Doing Something", "Getting there…", "Done"])
 /// ```
+///
+/// ``texts``, ``snapshots`` and ``logs`` cover every alert, child tasks' rows included, in the
+/// order they came. To check one alert, find it by its title with ``alert(titled:)`` and ask for
+/// its own with ``texts(of:)``, ``snapshots(of:)`` and ``logs(of:)``:
+///
+/// ```swift
+/// let build = try #require(recorder.alert(titled: "Building"))
+/// #expect(recorder.texts(of: build) == ["Building", "Built"])
+/// ```
 @MainActor
 public final class RecordingRenderer: WaitAlertRenderer {
     /// One thing the renderer was given.
@@ -69,8 +78,62 @@ public final class RecordingRenderer: WaitAlertRenderer {
     /// The latest snapshot of any alert.
     public var latest: WaitAlertSnapshot? { snapshots.last }
 
-    /// The distinct texts shown, in order (consecutive repeats collapsed), excluding hidden phases.
+    /// The distinct texts shown, in order (consecutive repeats collapsed), excluding hidden phases:
+    /// of every alert, child tasks' rows included. ``texts(of:)`` gives one alert's.
     public var texts: [String] {
+        Self.distinctTexts(of: snapshots)
+    }
+
+    /// Every alert recorded, each once, in the order of its first snapshot: top-level alerts and
+    /// child tasks alike (a child task's snapshots name its `parent`).
+    public var alerts: [WaitAlertID] {
+        var seen: Set<WaitAlertID> = []
+        return events.compactMap { event in
+            guard case .snapshot(_, let alert) = event, seen.insert(alert).inserted else { return nil }
+            return alert
+        }
+    }
+
+    /// The first alert recorded whose title is `title`: the text it began with (`withWaitAlert`'s
+    /// title, a child task's title, a toast's text), whatever it shows now or showed since.
+    ///
+    /// ```swift
+    /// let importing = try #require(bed.recorder.alert(titled: "Importing…"))
+    /// #expect(bed.recorder.logs(of: importing) == ["imported a.json", "imported b.json"])
+    /// ```
+    public func alert(titled title: String) -> WaitAlertID? {
+        var seen: Set<WaitAlertID> = []
+        for case .snapshot(let snapshot, let alert) in events where seen.insert(alert).inserted {
+            if snapshot.text == title { return alert }
+        }
+        return nil
+    }
+
+    /// Every snapshot of `alert`, in order (its child tasks' not included).
+    public func snapshots(of alert: WaitAlertID) -> [WaitAlertSnapshot] {
+        events.compactMap { if case .snapshot(let snapshot, alert) = $0 { snapshot } else { nil } }
+    }
+
+    /// The distinct texts `alert` showed, in order (consecutive repeats collapsed), excluding hidden
+    /// phases: ``texts`` for one alert, without its child tasks' rows. Its final message is its
+    /// last text.
+    public func texts(of alert: WaitAlertID) -> [String] {
+        Self.distinctTexts(of: snapshots(of: alert))
+    }
+
+    /// The final message `alert` ended with (`"Imported"`, `"Importing: disk full"`), or `nil`
+    /// while it has not ended. Shown or not: with `.immediate` timing the final
+    /// message does not linger, so it is not among ``texts(of:)``.
+    public func finalText(of alert: WaitAlertID) -> String? {
+        snapshots(of: alert).last { $0.finalText != nil }?.finalText
+    }
+
+    /// The log lines printed on behalf of `alert`, in order (its child tasks' not included).
+    public func logs(of alert: WaitAlertID) -> [String] {
+        events.compactMap { if case .log(let line, alert) = $0 { line } else { nil } }
+    }
+
+    private static func distinctTexts(of snapshots: [WaitAlertSnapshot]) -> [String] {
         snapshots.filter(\.isOnScreen).map(\.text).reduce(into: []) { texts, text in
             if texts.last != text { texts.append(text) }
         }

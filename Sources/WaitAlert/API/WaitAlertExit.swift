@@ -31,14 +31,17 @@ import Synchronization
 /// ```
 ///
 /// Without swift-argument-parser, `exit(WaitAlertExit.status(for: error) ?? 1)` after printing
-/// the error only when the status is `nil`.
+/// the error only when the status is `nil`. The article <doc:CommandLineTools> has the whole
+/// pattern, and `Examples/ArgumentParserTool` a tool built on it.
 public enum WaitAlertExit {
     /// The status to exit with after `error`, when a wait alert has already shown it; `nil` when
     /// no alert has, so the program must still report it.
     ///
     /// - 130 (128 + the signal's number) when Ctrl-C cancelled the work — or `SIGTERM`/`SIGHUP`
     ///   under ``TerminalOverlay/ProcessIntegration/cancelsOnTermination`` — whatever the work
-    ///   threw while winding down, as a shell reports a program a signal ended;
+    ///   threw while winding down, as a shell reports a program a signal ended; 130 too for the
+    ///   `CancellationError` of a question (``confirm(_:message:default:timeout:onTimeout:presenter:)``
+    ///   and the others) the user cancelled in the terminal with Ctrl-C or Escape;
     /// - 124 for ``WaitAlertTimeoutError`` (as `timeout(1)` and `wait-alert --timeout` do);
     /// - 1 for any other error an alert ended with: its failure line showed it (or the
     ///   cancellation line, for a `CancellationError` that no signal caused).

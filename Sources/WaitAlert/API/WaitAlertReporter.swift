@@ -56,6 +56,12 @@ public struct WaitAlertReporter: Sendable {
 
     /// Prints `line` above the alert. Never coalesced, dropped or reordered.
     ///
+    /// A log line goes where the alerts are drawn: with the default presenter, to standard error —
+    /// above the alerts on a terminal, as a plain line when standard error is a pipe or a file —
+    /// so it stays apart from the program's results on standard output. The last log lines of a
+    /// child task that failed are printed again when its group ends. To print a result, use
+    /// ``WaitAlertPresenter/print(_:to:)``.
+    ///
     /// Lines wait in memory until the main actor prints them. When more than
     /// ``logBacklogLimit`` bytes are waiting — the terminal or pipe cannot keep up — `log` waits
     /// for them to be taken, as a write to a full pipe does; on the main actor, which cannot wait

@@ -17,7 +17,7 @@ extension WaitAlertPresenter {
     ///
     /// ```swift
     /// try await withWaitAlert("Syncing") { alert in
-    ///     WaitAlertPresenter.current.print("3 files changed")
+    ///     await WaitAlertPresenter.current.print("3 files changed")  // the presenter is @MainActor
     /// }
     /// ```
     ///

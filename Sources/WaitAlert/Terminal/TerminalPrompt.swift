@@ -178,7 +178,9 @@ final class TerminalPrompt {
         case .submit:
             model.text = editor.text
             model.submit()
-        case .cancel, .interrupt: model.cancel()
+        case .cancel, .interrupt:
+            recordCancellationByUser()
+            model.cancel()
         }
     }
 
@@ -199,8 +201,18 @@ final class TerminalPrompt {
         case .unchanged: break
         case .changed: model.selectedIndex = choice.selected
         case .choose(let index): model.choose(index)
-        case .cancel, .interrupt: model.cancel()
+        case .cancel, .interrupt:
+            recordCancellationByUser()
+            model.cancel()
         }
+    }
+
+    /// Escape or Ctrl-C: the user cancelled the question. In raw mode Ctrl-C is read as a key
+    /// instead of raising `SIGINT`, so it is recorded as the interrupt it stands for, and Escape
+    /// with it: ``WaitAlertExit/status(for:)`` then answers 130 for the `CancellationError`, as
+    /// after a Ctrl-C that cancelled an alert's work.
+    private func recordCancellationByUser() {
+        ProcessGroupGuard.cancellingSignal.store(SIGINT, ordering: .sequentiallyConsistent)
     }
 
     /// Ctrl-Z: the terminal is given back, the prompt erased, and the program stops; `fg` draws

@@ -21,6 +21,37 @@ import WaitAlertTesting
     #expect(try await bed.run(until: work) == 42)
 }
 
+func indexDocuments(_ paths: [String]) async throws -> Int {
+    try await withWaitAlert("Indexing…", success: "Indexed") { alert in
+        var words = 0
+        for path in paths {
+            alert.update("Indexing \(path)…")
+            words += try await index(path)  // reads the file: real I/O
+            alert.log("indexed \(path)")
+        }
+        return words
+    }
+}
+
+@Test @MainActor func indexingLogsEachDocument() async throws {
+    let bed = WaitAlertTestBed(timing: .immediate)
+    let words = try await withWaitAlertPresenter(bed.presenter) {
+        try await indexDocuments(["README.md", "CHANGELOG.md"])
+    }
+    await bed.run()  // every alert to its end
+    #expect(words > 0)
+    let indexing = try #require(bed.recorder.alert(titled: "Indexing…"))
+    #expect(bed.recorder.logs(of: indexing) == ["indexed README.md", "indexed CHANGELOG.md"])
+    #expect(bed.recorder.finalText(of: indexing) == "Indexed")
+}
+
+/// The words of a file of this repository: real I/O, never on a test bed's clock.
+private func index(_ path: String) async throws -> Int {
+    struct Missing: Error {}
+    guard let text = readRepositoryFile(path) else { throw Missing() }
+    return text.split(whereSeparator: \.isWhitespace).count
+}
+
 @Test @MainActor func importShowsEachStep() async throws {
     let bed = WaitAlertTestBed()
     let work = bed.start {
