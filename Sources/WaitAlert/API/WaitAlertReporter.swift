@@ -29,6 +29,9 @@ public struct WaitAlertReporter: Sendable {
     /// known yet), counted in `unit` (the last unit given when `nil`; a plain count at first).
     /// As cheap as ``update(_:)``; the alert shows a bar, the count, the rate and the time left.
     ///
+    /// Any value is safe: a count below zero shows as zero, a total of zero or less as unknown,
+    /// and a total below the count grows to it.
+    ///
     /// ```swift
     /// try await withWaitAlert("Downloading") { alert in
     ///     alert.progress(completed: 0, total: size, unit: .bytes)

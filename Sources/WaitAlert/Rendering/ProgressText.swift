@@ -1,18 +1,21 @@
 /// How progress reads as text, the same for every renderer: the count (`12/40`, `1.2 MB / 4.0 MB`,
-/// `12/40 files`), the percentage, the rate (`3.4 MB/s`), the time left (`12s`, `~3m`, `>1h`),
-/// and a bar of eighth-block cells (`#` and `-` where the terminal cannot show them).
+/// `12/40 files`), the percentage, the rate (`3.4 MB/s`), the time left (`12s left`, `~3m left`,
+/// `>1h left`), and a bar of eighth-block cells (`#` and `-` where the terminal cannot show them).
+///
+/// A total of zero or less reads as no total: the count alone, no percentage, no time left.
 enum ProgressText {
     /// `12/40`, `1.2 MB / 4.0 MB`, `12/40 files`; without a total, the count alone.
     static func count(_ progress: WaitAlertProgress) -> String {
+        let total = progress.knownTotal
         switch progress.unit {
         case .count:
-            return progress.total.map { "\(progress.completed)/\($0)" } ?? "\(progress.completed)"
+            return total.map { "\(progress.completed)/\($0)" } ?? "\(progress.completed)"
         case .named(let name):
-            let count = progress.total.map { "\(progress.completed)/\($0)" } ?? "\(progress.completed)"
+            let count = total.map { "\(progress.completed)/\($0)" } ?? "\(progress.completed)"
             return name.isEmpty ? count : "\(count) \(name)"
         case .bytes, .binaryBytes:
             let done = bytes(progress.completed, unit: progress.unit)
-            return progress.total.map { "\(done) / \(bytes($0, unit: progress.unit))" } ?? done
+            return total.map { "\(done) / \(bytes($0, unit: progress.unit))" } ?? done
         }
     }
 
@@ -34,19 +37,25 @@ enum ProgressText {
         }
     }
 
-    /// `12s`, `~3m`, `>1h`, `stalled`; `nil` while unknown.
+    /// `12s left`, `~3m left`, `>1h left`, `stalled`; `nil` while unknown, and without a total.
+    /// Labelled, so it is never read as the elapsed time a row may show next to it (`· 4s`).
     static func remaining(_ progress: WaitAlertProgress) -> String? {
         guard !isComplete(progress) else { return nil }
-        switch progress.remaining {
-        case .unknown: return nil
-        case .stalled: return "stalled"
-        case .about(let left): return remaining(left)
+        return remaining(progress.remaining, knowsTotal: progress.knownTotal != nil)
+    }
+
+    /// `12s left`, `stalled`; a time left only when there is a total to count it towards.
+    static func remaining(_ remaining: WaitAlertRateEstimator.Remaining, knowsTotal: Bool) -> String? {
+        switch remaining {
+        case .unknown: nil
+        case .stalled: "stalled"
+        case .about(let left): knowsTotal ? Self.remaining(left) + " left" : nil
         }
     }
 
     /// Whether every unit of a known total is done: nothing is left to estimate.
     private static func isComplete(_ progress: WaitAlertProgress) -> Bool {
-        guard let total = progress.total, total > 0 else { return false }
+        guard let total = progress.knownTotal else { return false }
         return progress.completed >= total
     }
 
@@ -105,7 +114,7 @@ enum ProgressText {
 
     /// A row's progress within `room` cells, the most useful pieces first: the percentage (or the
     /// count without a total), the bar, the time left, the count, the rate —
-    /// ` ▕█████▌    ▏ 45% · ~3m · 18/40 · 2.1/s`. The bar has as many cells as `barWidth` when
+    /// ` ▕█████▌    ▏ 45% · ~3m left · 18/40 · 2.1/s`. The bar has as many cells as `barWidth` when
     /// they fit, so a row does not jump from frame to frame.
     static func row(
         _ progress: WaitAlertProgress, room: Int, barWidth: Int, unicode: Bool, showsCount: Bool = true
@@ -143,7 +152,7 @@ enum ProgressText {
     static func summary(_ progress: WaitAlertProgress) -> String {
         var details = [count(progress)]
         if let rate = rate(progress) { details.append(rate) }
-        if let left = remaining(progress) { details.append(left == "stalled" ? left : "\(left) left") }
+        if let left = remaining(progress) { details.append(left) }
         let inside = details.joined(separator: ", ")
         return percent(progress).map { "\($0) (\(inside))" } ?? inside
     }
