@@ -21,7 +21,15 @@ enum ProgressText {
 
     /// `45%`, rounded down so that 100% means done.
     static func percent(_ progress: WaitAlertProgress) -> String? {
-        progress.fraction.map { "\(Int(($0 * 100).rounded(.down)))%" }
+        progress.fraction.map { "\(percent(of: $0))%" }
+    }
+
+    /// `fraction` in whole percents, rounded down so that 100 means done: 0.58 is 58 (not the 57
+    /// of `0.58 * 100` in binary floating point), anything below 1 at most 99.
+    static func percent(of fraction: Double) -> Int {
+        guard fraction.isFinite, fraction > 0 else { return 0 }
+        guard fraction < 1 else { return 100 }
+        return min(Int((fraction * 100 + 1e-9).rounded(.down)), 99)
     }
 
     /// `3.4 MB/s`, `12 files/s`, `2.5/s`; `nil` until the rate is known, and once all is done.
@@ -112,13 +120,60 @@ enum ProgressText {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
+    /// What a row or a plain line shows of some progress, as texts.
+    struct Figures: Hashable {
+        /// The part done, when known: the percentage and the bar.
+        var fraction: Double?
+        /// `1.2 MB / 4.0 MB`, `12/40`; the count alone without a total.
+        var count: String?
+        /// `6s left`, `stalled`.
+        var remaining: String?
+        /// `1.2 MB/s`.
+        var rate: String?
+        /// `42/100 tasks`: the tasks a group's fraction counts, when it counts tasks.
+        var tasks: String?
+    }
+
+    /// The figures of one alert's progress.
+    static func figures(_ progress: WaitAlertProgress) -> Figures {
+        Figures(
+            fraction: progress.fraction, count: count(progress), remaining: remaining(progress),
+            rate: rate(progress))
+    }
+
+    /// The figures of a group's progress: its fraction; its units done (of their total when it
+    /// counts units), their rate; its time left; the tasks done when it counts tasks.
+    static func figures(_ group: WaitAlertGroupProgress) -> Figures {
+        let done = group.fraction >= 1
+        return Figures(
+            fraction: min(max(group.fraction.isFinite ? group.fraction : 0, 0), 1),
+            count: group.units.map(count),
+            remaining: done ? nil : remaining(group.remaining, knowsTotal: true),
+            rate: done ? nil : group.units.flatMap(rate),
+            tasks: group.basis == .tasks ? "\(group.finishedTasks)/\(group.tasks) tasks" : nil)
+    }
+
+    /// The figures of a snapshot: its group's progress when it has one, else its own; `nil` when
+    /// it says nothing of how far it has gone.
+    static func figures(of snapshot: WaitAlertSnapshot) -> Figures? {
+        snapshot.groupProgress.map(figures) ?? snapshot.progress.map(figures)
+    }
+
+    /// `45%`, rounded down so that 100% means done.
+    static func percent(_ figures: Figures) -> String? {
+        figures.fraction.map { "\(percent(of: $0))%" }
+    }
+
+    /// A row's progress within `room` cells, as for its figures.
+    static func row(_ progress: WaitAlertProgress, room: Int, barWidth: Int, unicode: Bool) -> String {
+        row(figures(progress), room: room, barWidth: barWidth, unicode: unicode)
+    }
+
     /// A row's progress within `room` cells, the most useful pieces first: the percentage (or the
     /// count without a total), the bar, the time left, the count, the rate —
     /// ` ▕█████▌    ▏ 45% · ~3m left · 18/40 · 2.1/s`. The bar has as many cells as `barWidth` when
     /// they fit, so a row does not jump from frame to frame.
-    static func row(
-        _ progress: WaitAlertProgress, room: Int, barWidth: Int, unicode: Bool, showsCount: Bool = true
-    ) -> String {
+    static func row(_ figures: Figures, room: Int, barWidth: Int, unicode: Bool) -> String {
         var pieces: [(order: Int, text: String)] = []
         var used = 0
         func add(_ order: Int, _ text: String?) {
@@ -128,16 +183,16 @@ enum ProgressText {
             used += width
             pieces.append((order, text))
         }
-        let percent = percent(progress)
-        add(1, percent ?? count(progress))
-        if let fraction = progress.fraction, barWidth > 0 {
+        let percent = percent(figures)
+        add(1, percent ?? figures.count)
+        if let fraction = figures.fraction, barWidth > 0 {
             let caps = unicode ? ("▕", "▏") : ("[", "]")
             let cells = min(barWidth, room - used - 3)
             if cells >= 4 { add(0, caps.0 + bar(fraction, width: cells, unicode: unicode) + caps.1) }
         }
-        add(2, remaining(progress))
-        if percent != nil, showsCount { add(3, count(progress)) }
-        add(4, rate(progress))
+        add(2, figures.remaining)
+        if percent != nil { add(3, figures.count) }
+        add(4, figures.rate)
         let sorted = pieces.sorted { $0.order < $1.order }
         guard let first = sorted.first else { return "" }
         // The bar and the figure after it are one piece: a space between them, dots after.
@@ -150,10 +205,15 @@ enum ProgressText {
 
     /// The whole progress as one plain line's tail: `45% (1.8 MB / 4.0 MB, 1.2 MB/s, ~3m left)`.
     static func summary(_ progress: WaitAlertProgress) -> String {
-        var details = [count(progress)]
-        if let rate = rate(progress) { details.append(rate) }
-        if let left = remaining(progress) { details.append(left) }
+        summary(figures(progress))
+    }
+
+    /// The figures as one plain line's tail: `45% (1.8 MB / 4.0 MB, 1.2 MB/s, ~3m left)`, or for
+    /// a group counting tasks `45% (42/100 tasks, 93.1 MB, 14.2 MB/s, ~3m left)`.
+    static func summary(_ figures: Figures) -> String {
+        let details = [figures.tasks, figures.count, figures.rate, figures.remaining].compactMap { $0 }
         let inside = details.joined(separator: ", ")
-        return percent(progress).map { "\($0) (\(inside))" } ?? inside
+        guard let percent = percent(figures) else { return inside }
+        return details.isEmpty ? percent : "\(percent) (\(inside))"
     }
 }

@@ -46,6 +46,10 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     /// How far the work has gone, when it says so (``WaitAlertReporter/progress(completed:total:unit:)``);
     /// `nil` while it spins without knowing.
     public var progress: WaitAlertProgress?
+    /// How far the alert and its child tasks have gone together, when it has child tasks (or
+    /// planned steps) and something in it reports progress; `nil` otherwise. A renderer shows this
+    /// in the group's header instead of ``progress``, which it includes.
+    public var groupProgress: WaitAlertGroupProgress?
 
     /// Whether anything of the alert is on screen (appearing, visible, lingering or fading).
     public var isOnScreen: Bool { phase.isOnScreen }
@@ -74,7 +78,8 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         depth: Int = 0,
         plannedSteps: [String] = [],
         retention: WaitAlertRowRetention = .record,
-        progress: WaitAlertProgress? = nil
+        progress: WaitAlertProgress? = nil,
+        groupProgress: WaitAlertGroupProgress? = nil
     ) {
         self.phase = phase
         self.text = text
@@ -94,6 +99,7 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         self.plannedSteps = plannedSteps
         self.retention = retention
         self.progress = progress
+        self.groupProgress = groupProgress
     }
 
     /// Whether `other` looks the same but for the spinner's frame.
