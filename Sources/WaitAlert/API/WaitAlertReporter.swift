@@ -46,7 +46,7 @@ public struct WaitAlertReporter: Sendable {
     }
 
     /// Adds `units` to the count done, and `totalBy` to the total (work that finds more to do as
-    /// it goes).
+    /// it goes). Both hold at `Int.max` (or `Int.min`) instead of wrapping around.
     @inlinable
     public func advance(by units: Int = 1, totalBy: Int = 0) {
         mailbox.advance(by: units, growingTotalBy: totalBy)

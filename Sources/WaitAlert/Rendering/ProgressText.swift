@@ -37,7 +37,7 @@ enum ProgressText {
         guard let rate = progress.rate, rate.isFinite, rate > 0, !isComplete(progress) else { return nil }
         switch progress.unit {
         case .bytes, .binaryBytes:
-            return bytes(Int(min(rate, 1e18)), unit: progress.unit) + "/s"
+            return bytes(integer(rate.rounded()), unit: progress.unit) + "/s"
         case .count:
             return decimal(rate) + "/s"
         case .named(let name):
@@ -70,6 +70,8 @@ enum ProgressText {
     /// Coarse on purpose, so it does not flicker: whole seconds below a minute, `~` whole minutes
     /// below an hour, then `>1h`.
     static func remaining(_ left: Duration) -> String {
+        guard left < .seconds(3600) else { return ">1h" }
+        let left = max(left, .zero)
         let seconds = Int(left.components.seconds) + (left.components.attoseconds > 0 ? 1 : 0)
         if seconds < 60 { return "\(max(seconds, 1))s" }
         if seconds < 3600 { return "~\((seconds + 30) / 60)m" }
@@ -98,11 +100,13 @@ enum ProgressText {
     /// The partial cells, from one eighth to seven.
     private static let eighths: [Character] = [" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
-    /// `1.2 MB`, `512 B`, `3.0 GiB`.
+    /// `1.2 MB`, `512 B`, `3.0 GiB`; a count below zero reads as none.
     static func bytes(_ count: Int, unit: WaitAlertProgressUnit) -> String {
+        let count = max(count, 0)
         let binary = unit == .binaryBytes
         let base = binary ? 1024.0 : 1000.0
-        let names = binary ? ["B", "KiB", "MiB", "GiB", "TiB", "PiB"] : ["B", "kB", "MB", "GB", "TB", "PB"]
+        let names =
+            binary ? ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"] : ["B", "kB", "MB", "GB", "TB", "PB", "EB"]
         var value = Double(count)
         var index = 0
         while value >= base * 0.9995, index < names.count - 1 {
@@ -112,12 +116,20 @@ enum ProgressText {
         return index == 0 ? "\(count) B" : "\(decimal(value, places: 1)) \(names[index])"
     }
 
-    /// `2.5`, `12`, `1,234`-free: one decimal below 10, whole numbers above.
+    /// `2.5`, `12`, `1,234`-free: one decimal below 10, whole numbers above; held between zero
+    /// and `Int.max`, so no value reads as a crash.
     static func decimal(_ value: Double, places: Int? = nil) -> String {
+        let value = value.isNaN ? 0 : max(value, 0)
         let places = places ?? (value < 10 ? 1 : 0)
-        guard places > 0 else { return "\(Int(value.rounded()))" }
-        let tenths = Int((value * 10).rounded())
+        guard places > 0 else { return "\(integer(value.rounded()))" }
+        let tenths = integer((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// `value` as a whole number, held within `Int`'s range.
+    private static func integer(_ value: Double) -> Int {
+        guard value < 0x1p63 else { return .max }
+        return value >= -0x1p63 ? Int(value) : .min
     }
 
     /// What a row or a plain line shows of some progress, as texts.

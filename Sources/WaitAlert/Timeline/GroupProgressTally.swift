@@ -51,6 +51,8 @@ struct GroupProgressTally: Sendable {
     var planned = 0
 
     private var parts: [WaitAlertID: Part] = [:]
+    /// The last total each part reported, kept while it reports none.
+    private var knownTotals: [WaitAlertID: Int] = [:]
     private var sums = Sums()
     /// Whether a part's total grew since the last update.
     private var workAdded = false
@@ -85,13 +87,19 @@ struct GroupProgressTally: Sendable {
     }
 
     /// Sets the part of the child task `id`; returns whether anything the group counts changed.
+    /// A total larger than the last one the part reported, or more tasks under it, is work added;
+    /// a first total is not (the size of work already counted becomes known).
     @discardableResult
     mutating func set(_ id: WaitAlertID, _ part: Part) -> Bool {
         let old = parts.updateValue(part, forKey: id)
         guard old != part else { return false }
         if let old {
             add(old, -1)
-            if (part.units?.total ?? 0) > (old.units?.total ?? 0) || part.tasks > old.tasks { workAdded = true }
+            if part.tasks > old.tasks { workAdded = true }
+        }
+        if let total = part.units?.total {
+            if let known = knownTotals[id], total > known { workAdded = true }
+            knownTotals[id] = total
         }
         add(part, 1)
         return true
