@@ -79,6 +79,27 @@ struct GroupProgressRegionTests {
         #expect(lines.dropLast().allSatisfy { $0.contains(" tasks, ") || $0.contains(" / ") }, "\(lines)")
     }
 
+    /// A group without a text prints its figures alone, never `: 45% (…)`.
+    @Test func aGroupWithoutATextPrintsItsFiguresAlone() async throws {
+        let terminal = InMemoryTerminal(isInteractive: false)
+        let bed = WaitAlertTestBed(timing: .terminal, renderers: [TerminalOverlay(terminal: terminal)])
+        try await bed.run(
+            until: bed.start {
+                try await withWaitAlert("", presenter: bed.presenter) { group in
+                    try await group.task("part") { row in
+                        row.progress(completed: 0, total: 10)
+                        for _ in 0..<10 {
+                            try await bed.clock.sleep(for: .milliseconds(200))
+                            row.advance()
+                        }
+                    }
+                }
+            })
+        await bed.run()
+        let lines = terminal.transcript.filter { $0.contains("%") }
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.first?.isNumber == true }, "\(lines)")
+    }
+
     /// A total the group declared counts its child tasks' bytes, instead of switching them off.
     @Test func aDeclaredTotalCountsTheChildTasks() async throws {
         let terminal = InMemoryTerminal(columns: 100, rows: 12)
