@@ -34,8 +34,21 @@ final class AlertSession {
     var claimedStep: String?
     /// What a terminal region does with the row once the task has ended.
     let retention: WaitAlertRowRetention
-    /// The progress of the alert and its child tasks together, for its snapshot.
-    private(set) var tally = GroupProgressTally()
+    /// The progress of the alert and its child tasks together, for its snapshot: made once it has
+    /// a child task or a planned step, and kept out of line (most alerts have neither).
+    private var group: GroupStorage?
+
+    private final class GroupStorage {
+        var tally = GroupProgressTally()
+    }
+
+    /// The group's tally, made on first use.
+    private var groupStorage: GroupStorage {
+        if let group { return group }
+        let made = GroupStorage()
+        group = made
+        return made
+    }
 
     /// Cancels the work the alert is waiting for; called when the timeout elapses or on request.
     var cancelWork: (@Sendable () -> Void)?
@@ -69,14 +82,15 @@ final class AlertSession {
         snapshot.depth = depth
         snapshot.plannedSteps = plannedSteps
         snapshot.retention = retention
-        snapshot.groupProgress = tally.progress(at: now, ended: timeline.outcome != nil)
+        snapshot.groupProgress = group?.tally.progress(at: now, ended: timeline.outcome != nil)
         return snapshot
     }
 
     /// Takes the look of its child task `child` into the group's progress; returns whether the
     /// group's progress may have changed (the alert's next step shows it).
     func childChanged(_ child: AlertSession, _ snapshot: WaitAlertSnapshot) -> Bool {
-        tally.set(child.id, GroupProgressTally.Part(of: snapshot, claimsPlannedStep: child.claimedStep != nil))
+        groupStorage.tally.set(
+            child.id, GroupProgressTally.Part(of: snapshot, claimsPlannedStep: child.claimedStep != nil))
     }
 
     /// Once no one holds the session, nothing drains its mailbox: reports are ignored from then on,
@@ -135,10 +149,10 @@ final class AlertSession {
         for line in batch.logs[logsBeforeText...] { actions += timeline.send(.log(line), at: reported) }
         if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: ended) }
         actions += timeline.advance(to: now)
-        if !isGone {
-            tally.own = timeline.progress.map { .init(completed: $0.completed, total: $0.total, unit: $0.unit) }
-            tally.planned = plannedSteps.count
-            tally.update(at: now)
+        if !isGone, let group = plannedSteps.isEmpty ? group : groupStorage {
+            group.tally.own = timeline.progress.map { .init(completed: $0.completed, total: $0.total, unit: $0.unit) }
+            group.tally.planned = plannedSteps.count
+            group.tally.update(at: now)
         }
 
         var step = AlertStep(current: placed(timeline.snapshot(at: now), at: now))
@@ -181,14 +195,15 @@ final class AlertSession {
         if wantsFrames, wakesForSpinner || timeline.phase != .visible {
             deadlines.append(timeline.nextFrame(after: now))  // with spinners turned elsewhere, fades only
         }
-        if !wantsSpinnerFrames, !isHidden, timeline.progress != nil || tally.isDeterminate, timeline.phase.isOnScreen,
+        if !wantsSpinnerFrames, !isHidden, timeline.progress != nil || group?.tally.isDeterminate == true,
+            timeline.phase.isOnScreen,
             timeline.outcome == nil
         {
             // Nothing animates this alert: its progress is taken on each whole second of the clock
             // (every such alert at once), and when it stalls.
             let second = Duration.seconds(1).attoseconds
             deadlines.append(Duration(attoseconds: (now.attoseconds / second + 1) * second))
-            for stall in [timeline.progressStallsAt, tally.stallsAt] {
+            for stall in [timeline.progressStallsAt, group?.tally.stallsAt] {
                 if let stall, stall > now { deadlines.append(stall) }
             }
         }
