@@ -50,10 +50,12 @@
                 if size.columns >= 80 {
                     let text = demo.text
                     #expect(text.contains(" MB/s"), "a byte rate\n\(demo.report)")
-                    #expect(text.contains(#/\d+% · \d+s · [0-9.]+ (B|kB|MB) \//#), "a time left\n\(demo.report)")
+                    #expect(text.contains(#/\d+% · \d+s left · [0-9.]+ (B|kB|MB) \//#), "a time left\n\(demo.report)")
                     #expect(text.contains("% · stalled · "), "the stall\n\(demo.report)")
                     #expect(
-                        text.contains(#/Downloading ▕[^▏]*▏ \d+% · [0-9.]+ MB \/ 69\.7 MB · \d\/3/#),
+                        text.contains(
+                            #/Downloading ▕[^▏]*▏ \d+% · (\S+ left · |stalled · )?[0-9.]+ MB \/ 69\.7 MB · ([0-9.]+ [kM]?B\/s · )?\d\/3/#
+                        ),
                         "the header adds the files up\n\(demo.report)")
                 }
 

@@ -29,6 +29,9 @@ public struct WaitAlertReporter: Sendable {
     /// known yet), counted in `unit` (the last unit given when `nil`; a plain count at first).
     /// As cheap as ``update(_:)``; the alert shows a bar, the count, the rate and the time left.
     ///
+    /// Any value is safe: a count below zero shows as zero, a total of zero or less as unknown,
+    /// and a total below the count grows to it.
+    ///
     /// ```swift
     /// try await withWaitAlert("Downloading") { alert in
     ///     alert.progress(completed: 0, total: size, unit: .bytes)
@@ -43,7 +46,7 @@ public struct WaitAlertReporter: Sendable {
     }
 
     /// Adds `units` to the count done, and `totalBy` to the total (work that finds more to do as
-    /// it goes).
+    /// it goes). Both hold at `Int.max` (or `Int.min`) instead of wrapping around.
     @inlinable
     public func advance(by units: Int = 1, totalBy: Int = 0) {
         mailbox.advance(by: units, growingTotalBy: totalBy)

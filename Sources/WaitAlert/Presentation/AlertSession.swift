@@ -34,6 +34,21 @@ final class AlertSession {
     var claimedStep: String?
     /// What a terminal region does with the row once the task has ended.
     let retention: WaitAlertRowRetention
+    /// The progress of the alert and its child tasks together, for its snapshot: made once it has
+    /// a child task or a planned step, and kept out of line (most alerts have neither).
+    private var group: GroupStorage?
+
+    private final class GroupStorage {
+        var tally = GroupProgressTally()
+    }
+
+    /// The group's tally, made on first use.
+    private var groupStorage: GroupStorage {
+        if let group { return group }
+        let made = GroupStorage()
+        group = made
+        return made
+    }
 
     /// Cancels the work the alert is waiting for; called when the timeout elapses or on request.
     var cancelWork: (@Sendable () -> Void)?
@@ -57,17 +72,25 @@ final class AlertSession {
         self.owner = owner
         self.timeline = WaitAlertTimeline(text: text, timing: timing, kind: kind, at: clock.now())
         self.model = WaitAlertModel(id: .next(), parentID: parent?.id, snapshot: timeline.snapshot(at: timeline.now))
-        model.snapshot = placed(model.snapshot)
+        model.snapshot = placed(model.snapshot, at: timeline.now)
     }
 
-    /// `snapshot` with the alert's place in its tree.
-    private func placed(_ snapshot: WaitAlertSnapshot) -> WaitAlertSnapshot {
+    /// `snapshot` with the alert's place in its tree, and its group's progress at `now`.
+    private func placed(_ snapshot: WaitAlertSnapshot, at now: Duration) -> WaitAlertSnapshot {
         var snapshot = snapshot
         snapshot.parent = parent?.id
         snapshot.depth = depth
         snapshot.plannedSteps = plannedSteps
         snapshot.retention = retention
+        snapshot.groupProgress = group?.tally.progress(at: now, ended: timeline.outcome != nil)
         return snapshot
+    }
+
+    /// Takes the look of its child task `child` into the group's progress; returns whether the
+    /// group's progress may have changed (the alert's next step shows it).
+    func childChanged(_ child: AlertSession, _ snapshot: WaitAlertSnapshot) -> Bool {
+        groupStorage.tally.set(
+            child.id, GroupProgressTally.Part(of: snapshot, claimsPlannedStep: child.claimedStep != nil))
     }
 
     /// Once no one holds the session, nothing drains its mailbox: reports are ignored from then on,
@@ -126,8 +149,13 @@ final class AlertSession {
         for line in batch.logs[logsBeforeText...] { actions += timeline.send(.log(line), at: reported) }
         if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: ended) }
         actions += timeline.advance(to: now)
+        if !isGone, let group = plannedSteps.isEmpty ? group : groupStorage {
+            group.tally.own = timeline.progress.map { .init(completed: $0.completed, total: $0.total, unit: $0.unit) }
+            group.tally.planned = plannedSteps.count
+            group.tally.update(at: now)
+        }
 
-        var step = AlertStep(current: placed(timeline.snapshot(at: now)))
+        var step = AlertStep(current: placed(timeline.snapshot(at: now), at: now))
         for action in actions {
             switch action {
             case .log(let line): step.logs.append(line)
@@ -167,13 +195,17 @@ final class AlertSession {
         if wantsFrames, wakesForSpinner || timeline.phase != .visible {
             deadlines.append(timeline.nextFrame(after: now))  // with spinners turned elsewhere, fades only
         }
-        if !wantsSpinnerFrames, !isHidden, timeline.progress != nil, timeline.phase.isOnScreen, timeline.outcome == nil
+        if !wantsSpinnerFrames, !isHidden, timeline.progress != nil || group?.tally.isDeterminate == true,
+            timeline.phase.isOnScreen,
+            timeline.outcome == nil
         {
             // Nothing animates this alert: its progress is taken on each whole second of the clock
             // (every such alert at once), and when it stalls.
             let second = Duration.seconds(1).attoseconds
             deadlines.append(Duration(attoseconds: (now.attoseconds / second + 1) * second))
-            if let stall = timeline.progressStallsAt, stall > now { deadlines.append(stall) }
+            for stall in [timeline.progressStallsAt, group?.tally.stallsAt] {
+                if let stall, stall > now { deadlines.append(stall) }
+            }
         }
         return deadlines.compactMap { $0 }.min()
     }

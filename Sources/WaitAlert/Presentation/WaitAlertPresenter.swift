@@ -64,6 +64,9 @@ public final class WaitAlertPresenter {
     /// How deep the presenter is in batches of renderer calls; renderers flush when it leaves the
     /// outermost.
     @ObservationIgnored private var batchDepth = 0
+    /// The groups whose child tasks changed during the batch: each takes one step before the
+    /// renderers flush, so its progress shows the batch's changes together.
+    @ObservationIgnored private var changedGroups: Set<WaitAlertID> = []
     /// For each alert, the renderers (by index) that said they do not draw its frames.
     @ObservationIgnored private var framesDeclined: [WaitAlertID: Set<Int>] = [:]
     /// How many renderers draw frames.
@@ -147,12 +150,22 @@ public final class WaitAlertPresenter {
     private func batch(_ body: () -> Void) {
         batchDepth += 1
         body()
+        if batchDepth == 1 { advanceChangedGroups() }
         batchDepth -= 1
         guard batchDepth == 0 else { return }
         let now = clock.now()
         batchDepth += 1  // a renderer that changes what it animates while flushing starts no batch
         renderers.forEach { $0.flush(at: now) }
         batchDepth -= 1
+    }
+
+    /// Steps every group whose child tasks changed in the batch, the most recent first (a child
+    /// task began after its group, so a group steps after the groups under it).
+    private func advanceChangedGroups() {
+        while let id = changedGroups.max() {
+            changedGroups.remove(id)
+            if let session = sessions[id] { advance(session) }
+        }
     }
 
     /// A renderer says whether it draws the frames of `alert`; the alert wakes for frames while
@@ -209,8 +222,11 @@ public final class WaitAlertPresenter {
             session.claimedStep = nil
             if let parent = session.parent, let index = parent.plannedSteps.firstIndex(of: claim) {
                 parent.plannedSteps.remove(at: index)
-                advance(parent)
+                changedGroups.insert(parent.id)
             }
+        }
+        if let parent = session.parent, sessions[parent.id] != nil, parent.childChanged(session, step.current) {
+            changedGroups.insert(parent.id)
         }
         if let completion = step.completion {
             session.model.complete(completion)

@@ -31,18 +31,31 @@ struct GroupRecap {
     }
 
     /// The lines `parent` leaves as it ends: for each failed child task, its final text and last
-    /// log lines (indented); then `planned`, the steps that never ran.
+    /// log lines (indented); then `planned`, the steps that never ran (see ``notRun(_:)``).
     mutating func close(_ parent: WaitAlertID, planned: [String]) -> [FinalLine] {
         var lines: [FinalLine] = []
         for failure in failures.removeValue(forKey: parent) ?? [] {
             lines.append(FinalLine(icon: nil, text: "\(failure.text) — last log lines:", tone: .failure))
             lines += failure.logs.map { FinalLine(icon: nil, text: "    " + $0, tone: .neutral) }
         }
-        for step in planned {
-            lines.append(
-                FinalLine(icon: "○", text: "\(WaitAlertOutcome.name(fromTitle: step)): not run", tone: .neutral))
+        return lines + Self.notRun(planned)
+    }
+
+    /// At most this many steps that never ran are listed one by one; more make one line.
+    static let notRunListed = 5
+
+    /// The steps of a group that never ran: a line each (`○ Linking: not run`) for a handful, one
+    /// line naming the first three for more (`○ 96 tasks not run: Compiling Logging, Compiling
+    /// Metrics, Compiling Parser and 93 more`) — a group that stops early under a concurrency limit
+    /// leaves one line, not one per task that waited its turn.
+    static func notRun(_ planned: [String]) -> [FinalLine] {
+        let names = planned.map { WaitAlertOutcome.name(fromTitle: $0) }
+        guard names.count > notRunListed else {
+            return names.map { FinalLine(icon: "○", text: "\($0): not run", tone: .neutral) }
         }
-        return lines
+        let named = names.prefix(3).joined(separator: ", ")
+        let text = "\(names.count) tasks not run: \(named) and \(names.count - 3) more"
+        return [FinalLine(icon: "○", text: text, tone: .neutral)]
     }
 
     /// Lets go of what is kept for `alert`.

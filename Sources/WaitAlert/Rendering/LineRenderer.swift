@@ -5,9 +5,11 @@
 /// every ``minimumInterval`` (a text that comes sooner waits, and a newer one replaces it: latest
 /// wins, so a busy alert never floods a log), every log line, and its final outcome — also when it
 /// finished within its grace delay and was never shown, so the record of what happened is never
-/// lost. Its progress (``WaitAlertReporter/progress(completed:total:unit:)``) is printed as it
-/// passes 25, 50, 75 and 100 %, and otherwise at most every ``progressInterval`` when it moved:
-/// `Downloading: 45% (1.8 MB / 4.0 MB, 1.2 MB/s, ~3m left)`.
+/// lost. Its progress (``WaitAlertReporter/progress(completed:total:unit:)``) — or, for a group,
+/// its ``WaitAlertSnapshot/groupProgress`` — is printed as it passes 25, 50, 75 and 100 %, and
+/// otherwise at most every ``progressInterval`` when it moved:
+/// `Downloading: 45% (1.8 MB / 4.0 MB, 1.2 MB/s, ~3m left)`, or for a group counting tasks
+/// `Downloading: 45% (42/100 tasks, 93.1 MB, 14.2 MB/s, ~3m left)`.
 ///
 /// A child task prints one line per change of state: when it starts (once its grace delay has
 /// passed), and when it ends (`✔ Compiling Core (3.2s)`, `✖ …`, `↷ …`); a child task that ends
@@ -49,8 +51,9 @@ public final class LineRenderer: WaitAlertRenderer {
         /// The quarter of its progress last printed (0 … 4), and when.
         var quarter = 0
         var progressAt: Duration?
-        var progressCompleted: Int?
-        var progress: WaitAlertProgress?
+        /// The figures last printed or first seen: a line is due again only once they moved.
+        var progressShown: ProgressText.Figures?
+        var progress: ProgressText.Figures?
     }
 
     /// Makes a renderer writing to `terminal`.
@@ -89,13 +92,10 @@ public final class LineRenderer: WaitAlertRenderer {
         if lastLine == nil { lastLine = instant }
         var printed =
             alerts[alert] ?? Printed(at: instant, parent: snapshot.parent, title: snapshot.text, began: instant)
-        defer {
-            alerts[alert] = snapshot.phase == .gone ? nil : printed
-            if let parent = snapshot.parent { groupProgressChanged(parent, by: alert, snapshot, at: instant) }
-        }
+        defer { alerts[alert] = snapshot.phase == .gone ? nil : printed }
         if snapshot.outcome == nil {
             printed.plannedSteps = snapshot.plannedSteps
-            printed.progress = snapshot.progress
+            printed.progress = ProgressText.figures(of: snapshot)
         }
         printed.isRunning = snapshot.outcome == nil && snapshot.isOnScreen && snapshot.phase < .lingering
         if snapshot.outcome != nil || snapshot.phase >= .lingering {
@@ -122,7 +122,7 @@ public final class LineRenderer: WaitAlertRenderer {
             } else {
                 printed.isHolding = true
             }
-            if snapshot.parent == nil, let progress = snapshot.progress {
+            if snapshot.parent == nil, let progress = printed.progress {
                 printProgress(progress, of: &printed, at: instant)
             }
         }
@@ -149,77 +149,49 @@ public final class LineRenderer: WaitAlertRenderer {
         emitLine("… still running: " + named.joined(separator: ", ") + more, at: instant)
     }
 
-    /// A child task of `parent` reported progress or ended: a top-level group without progress of
-    /// its own prints the sum of its child tasks' (weighted by their totals) as its own.
-    private func groupProgressChanged(
-        _ parent: WaitAlertID, by child: WaitAlertID, _ snapshot: WaitAlertSnapshot, at instant: Duration
-    ) {
-        guard let progress = snapshot.progress, let total = progress.total else { return }
-        var group = groups[parent] ?? GroupProgress()
-        if let outcome = snapshot.outcome {
-            guard group.ended.insert(child).inserted else { return }
-            group.live[child] = nil
-            let done = if case .success = outcome { total } else { min(progress.completed, total) }
-            group.finishedUnits += done
-            group.finishedTotal += total
-        } else {
-            group.live[child] = progress
-        }
-        group.unit = progress.unit
-        groups[parent] = group
-        guard var printed = alerts[parent], printed.parent == nil, printed.progress == nil, !printed.ended,
-            printed.text != nil
-        else { return }
-        let live = group.live.values
-        let sum = WaitAlertProgress(
-            completed: group.finishedUnits + live.reduce(0) { $0 + min($1.completed, $1.total ?? 0) },
-            total: group.finishedTotal + live.reduce(0) { $0 + ($1.total ?? 0) }, unit: group.unit ?? .count)
-        printProgress(sum, of: &printed, at: instant)
-        alerts[parent] = printed
-    }
-
-    /// The child tasks' progress of each group, for its sum.
-    private var groups: [WaitAlertID: GroupProgress] = [:]
-
-    private struct GroupProgress {
-        var live: [WaitAlertID: WaitAlertProgress] = [:]
-        var ended: Set<WaitAlertID> = []
-        var finishedUnits = 0
-        var finishedTotal = 0
-        var unit: WaitAlertProgressUnit?
-    }
-
     /// Prints a top-level alert's progress when it passes a quarter (25, 50, 75, 100 %), or
     /// after ``progressInterval`` when it moved: never a line per report.
-    private func printProgress(_ progress: WaitAlertProgress, of printed: inout Printed, at instant: Duration) {
+    private func printProgress(_ progress: ProgressText.Figures, of printed: inout Printed, at instant: Duration) {
         let quarter = progress.fraction.map { Int(($0 * 4).rounded(.down)) } ?? 0
-        let moved = printed.progressCompleted != progress.completed
+        let moved = printed.progressShown.map { !Self.sameCount($0, progress) } ?? false
         let due = printed.progressAt.map { instant - $0 >= progressInterval } ?? true
-        guard quarter > printed.quarter || (moved && due && printed.progressCompleted != nil) else {
-            if printed.progressCompleted == nil {
-                printed.progressCompleted = progress.completed
+        guard quarter > printed.quarter || (moved && due) else {
+            if printed.progressShown == nil {
+                printed.progressShown = progress
                 printed.progressAt = instant
             }
             return
         }
         printed.quarter = max(printed.quarter, quarter)
         printed.progressAt = instant
-        printed.progressCompleted = progress.completed
-        emitLine("\(printed.text ?? printed.title): " + ProgressText.summary(progress), at: instant)
+        printed.progressShown = progress
+        emitLine(Self.progressLine(printed, progress), at: instant)
+    }
+
+    /// Whether two figures say the work has gone as far (rates and times left aside).
+    private static func sameCount(_ a: ProgressText.Figures, _ b: ProgressText.Figures) -> Bool {
+        a.fraction == b.fraction && a.count == b.count && a.tasks == b.tasks
+    }
+
+    /// `Downloading: 45% (1.8 MB / 4.0 MB, 1.2 MB/s, ~3m left)`; the figures alone for an alert
+    /// without a text.
+    private static func progressLine(_ printed: Printed, _ progress: ProgressText.Figures) -> String {
+        let name = printed.text ?? printed.title
+        let summary = ProgressText.summary(progress)
+        return name.isEmpty ? summary : "\(name): \(summary)"
     }
 
     /// An alert ended: a child task's line (if it leaves one), a group's recap, the final line.
     private func end(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, printed: Printed) {
         let final = FinalLine.of(snapshot)
-        groups[alert] = nil
         if let parent = snapshot.parent {
             recap.ended(alert, of: parent, with: final)
         }
         var lines = recap.close(alert, planned: printed.plannedSteps).map(\.plain)
         if snapshot.parent == nil, case .success = snapshot.outcome, printed.quarter < 4,
-            let progress = snapshot.progress, progress.fraction == 1
+            let progress = ProgressText.figures(of: snapshot), progress.fraction == 1
         {
-            lines.append("\(printed.text ?? printed.title): " + ProgressText.summary(progress))
+            lines.append(Self.progressLine(printed, progress))
         }
         if let final {
             if snapshot.parent == nil

@@ -157,16 +157,25 @@ final class ReportMailbox: Sendable {
     }
 
     /// Adds `units` to the count done, and `total` to the total if given (a total that grows).
+    /// Both saturate at `Int.max` and `Int.min` instead of wrapping around.
     @inlinable
     func advance(by units: Int, growingTotalBy total: Int) {
         state.withLock { state in
             guard !state.textsClosed else { return }
             var progress = state.progress ?? Progress(completed: 0, total: nil, unit: .count)
-            progress.completed &+= units
-            if total != 0 { progress.total = (progress.total ?? 0) &+ total }
+            progress.completed = Self.saturating(progress.completed, units)
+            if total != 0 { progress.total = Self.saturating(progress.total ?? 0, total) }
             state.progress = progress
             state.noteProgress()
         }
+    }
+
+    /// `a + b`, held at `Int.max` or `Int.min` when it would overflow.
+    @inlinable
+    static func saturating(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        guard overflow else { return sum }
+        return b > 0 ? .max : .min
     }
 
     /// The work no longer says how far it has gone.

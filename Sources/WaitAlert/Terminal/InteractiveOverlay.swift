@@ -102,8 +102,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
         var line: OverlayScreen.Line
         var parent: WaitAlertID?
         var state: State
-        /// How far its work has gone, when it says so.
-        var progress: WaitAlertProgress?
+        /// How far its work (and its child tasks') has gone, when it says so.
+        var progress: ProgressText.Figures?
         /// Its spinner, while one turns (the slot's line is set when drawn).
         var spinner: SpinnerTicker.Slot?
     }
@@ -122,17 +122,6 @@ final class InteractiveOverlay: WaitAlertRenderer {
         var started = 0
         var finished = 0
         var failed = 0
-        /// The finished child tasks that reported a total: the units they did (all of them for a
-        /// success), and their totals.
-        var finishedUnits = 0
-        var finishedTotal = 0
-        /// Their unit, when they share one.
-        var finishedUnit: WaitAlertProgressUnit?
-        /// The progress of the running child tasks that reported a total, kept as rows change so a
-        /// frame never walks every row: units done, totals, and how many rows count in each unit.
-        var liveUnits = 0
-        var liveTotal = 0
-        var liveUnitRows: [WaitAlertProgressUnit: Int] = [:]
     }
     private var context: WaitAlertRendererContext?
     private var guarding = false
@@ -221,7 +210,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
                     alert,
                     Row(
                         line: line(for: snapshot), parent: snapshot.parent, state: .running,
-                        progress: snapshot.phase < .lingering ? snapshot.progress : nil,
+                        progress: snapshot.phase < .lingering ? ProgressText.figures(of: snapshot) : nil,
                         spinner: spinnerSlot(of: snapshot, at: instant)))
             case .gone: removeRow(alert)
             }
@@ -287,10 +276,6 @@ final class InteractiveOverlay: WaitAlertRenderer {
 
     private func setRow(_ alert: WaitAlertID, _ row: Row) {
         let old = rows[alert]
-        if old?.progress != row.progress {
-            account(old, of: alert, -1)
-            account(row, of: alert, +1)
-        }
         if row.parent == nil { topLevel.insert(alert) }
         if let old, old.state == row.state, old.parent == row.parent {
             rows[alert]?.line = row.line
@@ -310,27 +295,12 @@ final class InteractiveOverlay: WaitAlertRenderer {
 
     private func removeRow(_ alert: WaitAlertID) {
         guard let old = rows.removeValue(forKey: alert) else { return }
-        account(old, of: alert, -1)
         topLevel.remove(alert)
         if isLeftOut(alert), layout?.hidden != nil {
             count(old.state, -1)
         } else {
             layout = nil
         }
-    }
-
-    /// Adds (`sign` 1) or takes away (-1) the progress of a running child task's row in its
-    /// group's sum; a finished child task counts in the group's finished units instead.
-    private func account(_ row: Row?, of alert: WaitAlertID, _ sign: Int) {
-        guard let row, let parent = row.parent, let progress = row.progress, let total = progress.total,
-            !finishedChildren.contains(alert)
-        else { return }
-        var group = groups[parent] ?? Group()
-        group.liveUnits += sign * min(progress.completed, total)
-        group.liveTotal += sign * total
-        let rowsInUnit = group.liveUnitRows[progress.unit, default: 0] + sign
-        group.liveUnitRows[progress.unit] = rowsInUnit > 0 ? rowsInUnit : nil
-        groups[parent] = group
     }
 
     /// Whether the current layout leaves `alert`'s row out.
@@ -360,16 +330,9 @@ final class InteractiveOverlay: WaitAlertRenderer {
             groups[parent, default: Group()].started += 1
         }
         if let parent = snapshot.parent, let outcome = snapshot.outcome, !finishedChildren.contains(alert) {
-            account(rows[alert], of: alert, -1)  // from now on in the finished units
             finishedChildren.insert(alert)
             groups[parent, default: Group()].finished += 1
             if case .failure = outcome { groups[parent, default: Group()].failed += 1 }
-            if let progress = snapshot.progress, let total = progress.total {
-                let done = if case .success = outcome { total } else { min(progress.completed, total) }
-                groups[parent, default: Group()].finishedUnits += done
-                groups[parent, default: Group()].finishedTotal += total
-                groups[parent, default: Group()].finishedUnit = progress.unit
-            }
         }
     }
 
@@ -663,8 +626,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
         guard showsTaskbar else { return [] }
         var desired = TaskbarProgress.State.cleared
         if let id = topLevel.filter({ rows[$0]?.state == .running }).min(), let row = rows[id] {
-            let fraction = (row.progress ?? groupProgress(of: id)?.progress)?.fraction
-            let percent = fraction.map { Int(($0 * 100).rounded(.down)) }
+            let fraction = row.progress?.fraction
+            let percent = fraction.map(ProgressText.percent(of:))
             if (groups[id]?.failed ?? 0) > 0 {
                 desired = .error(percent ?? 100)
             } else {
@@ -710,29 +673,16 @@ final class InteractiveOverlay: WaitAlertRenderer {
         } else if row.parent != nil, elapsed >= .seconds(1) {
             suffix = " · " + DurationFormat.elapsed(elapsed)
         }
-        if let (progress, counts) = row.progress.map({ ($0, true) }) ?? groupProgress(of: alert) {
-            // The bar takes what the text leaves: at least a dozen cells of text stay.
+        if let progress = row.progress {
+            // The bar takes what the text leaves: at least a dozen cells of text stay. Its width
+            // grows with the window: 8 cells at 80 columns (the time left, the count and the rate
+            // still fit), 20 at 100, at most 24.
             let room = screen.columns - 1 - line.indent * 2 - 2 - 12 - DisplayWidth.of(suffix)
-            let barWidth = min(max((screen.columns - 40) / 3, 6), 24)
-            suffix =
-                ProgressText.row(progress, room: room, barWidth: barWidth, unicode: unicode, showsCount: counts)
-                + suffix
+            let barWidth = min(max((3 * screen.columns - 200) / 5, 6), 24)
+            suffix = ProgressText.row(progress, room: room, barWidth: barWidth, unicode: unicode) + suffix
         }
         line.suffix = suffix
         return line
-    }
-
-    /// A group's progress from its child tasks' totals, where they gave them: the finished ones
-    /// whole, the running ones as far as they have gone.
-    private func groupProgress(of alert: WaitAlertID) -> (progress: WaitAlertProgress, counts: Bool)? {
-        guard let group = groups[alert] else { return nil }
-        let completed = group.finishedUnits + group.liveUnits
-        let total = group.finishedTotal + group.liveTotal
-        var units = Set(group.liveUnitRows.keys)
-        if let unit = group.finishedUnit { units.insert(unit) }
-        guard total > 0 else { return nil }
-        // Counted in the parts' unit when they share one; otherwise only as a fraction.
-        return (WaitAlertProgress(completed: completed, total: total, unit: units.first ?? .count), units.count == 1)
     }
 
     // MARK: - The terminal

@@ -1,9 +1,10 @@
 /// How far an alert's work has gone, when it knows: the count done, the total if known, the unit,
 /// and the estimated rate and time left.
 public struct WaitAlertProgress: Sendable, Hashable {
-    /// Units done.
+    /// Units done: never below zero in a snapshot.
     public var completed: Int
-    /// Units in all, when known.
+    /// Units in all, when known: in a snapshot, never below ``completed`` and never zero or less
+    /// (a total of zero or less is reported as unknown).
     public var total: Int?
     /// What the units are.
     public var unit: WaitAlertProgressUnit
@@ -24,10 +25,16 @@ public struct WaitAlertProgress: Sendable, Hashable {
         self.remaining = remaining
     }
 
-    /// The part done, 0 … 1, when the total is known.
+    /// The part done, 0 … 1, when the total is known (a total of zero or less is not).
     public var fraction: Double? {
-        guard let total, total > 0 else { return nil }
+        guard let total = knownTotal else { return nil }
         return min(max(Double(completed) / Double(total), 0), 1)
+    }
+
+    /// The total, when known: a total of zero or less counts as unknown.
+    var knownTotal: Int? {
+        guard let total, total > 0 else { return nil }
+        return total
     }
 }
 

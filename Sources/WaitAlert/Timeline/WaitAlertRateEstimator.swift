@@ -19,6 +19,10 @@
 /// reports and one percent done; ``Remaining/stalled`` once no progress came for
 /// ``stallAfter`` (or for three times the usual gap between reports, when that is longer).
 ///
+/// Any reports are safe: counts that are not finite are ignored, and a time left or a stall limit
+/// too long to represent (a huge count at a slow rate) is held at
+/// ``WaitAlertTiming/longestDuration``.
+///
 /// ```swift
 /// var estimator = WaitAlertRateEstimator()
 /// estimator.record(completed: 0, at: .zero)
@@ -129,20 +133,35 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
         let known = reports >= 2 && now - first.instant >= .seconds(1) && rate != nil
         guard known, let rate, rate > 0 else { return Estimate(rate: nil, remaining: .unknown) }
         let sinceProgress = now - last.instant
-        let stallLimit = max(stallAfter, .seconds(3 * (gap ?? 0)))
         if sinceProgress >= stallLimit { return Estimate(rate: rate, remaining: .stalled) }
         guard let total, total > 0, total.isFinite, last.completed / total >= 0.01 else {
             return Estimate(rate: rate, remaining: .unknown)
         }
         let left = max(total - last.completed, 0) / rate - Self.seconds(sinceProgress)
-        return Estimate(rate: rate, remaining: .about(.seconds(max(left, 0))))
+        return Estimate(rate: rate, remaining: .about(Self.duration(seconds: left)))
+    }
+
+    /// How long without progress makes the work stalled: ``stallAfter``, or three times the usual
+    /// gap between reports when that is longer.
+    private var stallLimit: Duration {
+        max(stallAfter, Self.duration(seconds: 3 * (gap ?? 0)))
+    }
+
+    /// `seconds` as a duration, held between zero and ``WaitAlertTiming/longestDuration``: a time
+    /// left of a huge count at a slow rate, or the gap between reports years apart, is long, never
+    /// a duration too large to represent.
+    private static func duration(seconds: Double) -> Duration {
+        let longest = WaitAlertTiming.longestDuration
+        guard seconds.isFinite else { return seconds > 0 ? longest : .zero }
+        return seconds >= Self.seconds(longest) ? longest : .seconds(max(seconds, 0))
     }
 
     /// The instant the work counts as stalled if no progress comes before it, once there is a
     /// rate to say so (`nil` before): a display that is not redrawn on every frame wakes then.
     public var stallsAt: Duration? {
         guard let last, reports >= 2, rate != nil else { return nil }
-        return last.instant + max(stallAfter, .seconds(3 * (gap ?? 0)))
+        let (instant, overflow) = last.instant.attoseconds.addingReportingOverflow(stallLimit.attoseconds)
+        return overflow ? Duration(attoseconds: .max) : Duration(attoseconds: instant)
     }
 
     /// `rate` moved towards the rate between two samples, weighted by the time between them.
@@ -155,6 +174,6 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
     }
 
     private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        Double(duration.attoseconds) / 1e18
     }
 }

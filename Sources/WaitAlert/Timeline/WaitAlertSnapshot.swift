@@ -46,6 +46,15 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     /// How far the work has gone, when it says so (``WaitAlertReporter/progress(completed:total:unit:)``);
     /// `nil` while it spins without knowing.
     public var progress: WaitAlertProgress?
+    /// How far the alert and its child tasks have gone together, when it has child tasks (or
+    /// planned steps) and something in it reports progress; `nil` otherwise. A renderer shows this
+    /// in the group's header instead of ``progress``, which it includes.
+    public var groupProgress: WaitAlertGroupProgress? {
+        get { if case .some(.value(let progress)) = storedGroupProgress { progress } else { nil } }
+        set { storedGroupProgress = newValue.map(OutOfLine.value) }
+    }
+    /// ``groupProgress``, kept out of line: most snapshots have none, and stay small.
+    private var storedGroupProgress: OutOfLine<WaitAlertGroupProgress>?
 
     /// Whether anything of the alert is on screen (appearing, visible, lingering or fading).
     public var isOnScreen: Bool { phase.isOnScreen }
@@ -74,7 +83,8 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         depth: Int = 0,
         plannedSteps: [String] = [],
         retention: WaitAlertRowRetention = .record,
-        progress: WaitAlertProgress? = nil
+        progress: WaitAlertProgress? = nil,
+        groupProgress: WaitAlertGroupProgress? = nil
     ) {
         self.phase = phase
         self.text = text
@@ -94,6 +104,7 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         self.plannedSteps = plannedSteps
         self.retention = retention
         self.progress = progress
+        self.storedGroupProgress = groupProgress.map(OutOfLine.value)
     }
 
     /// Whether `other` looks the same but for the spinner's frame.
@@ -103,6 +114,11 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         same.spinnerGlyph = other.spinnerGlyph
         return same == other
     }
+}
+
+/// A value kept in a box of its own, so that a value holding it takes a pointer's room.
+indirect enum OutOfLine<Value: Hashable & Sendable>: Hashable, Sendable {
+    case value(Value)
 }
 
 /// The lifecycle of a wait alert. Phases only ever move forward, possibly skipping some.

@@ -27,7 +27,9 @@ public struct WaitAlertTimeline: Sendable {
         /// `.finish(.dismissed)` removes the alert now: it fades out at once, skipping every minimum.
         case finish(WaitAlertOutcome)
         /// How far the work has gone: `completed` of `total` (if known) units. Feeds the rate and
-        /// time-left estimate; a count that goes back starts the estimate over.
+        /// time-left estimate; a count that goes back starts the estimate over. A count below zero
+        /// counts as zero, a total of zero or less as unknown, and a total below the count grows
+        /// to it.
         case progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit)
         /// The work no longer knows how far it has gone: the alert spins without a bar.
         case indeterminate
@@ -68,10 +70,19 @@ public struct WaitAlertTimeline: Sendable {
     /// The rate and time left of ``progress``.
     private(set) var estimator = WaitAlertRateEstimator()
 
+    /// What the work reported, made sensible: a count below zero is zero, a total of zero or less
+    /// is unknown, and a total below the count grows to it (the work did at least that much).
     struct Progress: Sendable, Hashable {
         var completed: Int
         var total: Int?
         var unit: WaitAlertProgressUnit
+
+        init(completed: Int, total: Int?, unit: WaitAlertProgressUnit) {
+            let completed = max(completed, 0)
+            self.completed = completed
+            self.total = total.flatMap { $0 > 0 ? max($0, completed) : nil }
+            self.unit = unit
+        }
     }
     private(set) var finishedAt: Duration?
     private var fadeAt: Duration?
@@ -113,8 +124,9 @@ extension WaitAlertTimeline {
         case .finish(let outcome): finish(outcome, at: now, actions: &actions)
         case .progress(let completed, let total, let unit):
             guard finishedAt == nil else { return }
-            progress = Progress(completed: max(completed, 0), total: total.map { max($0, 0) }, unit: unit)
-            estimator.record(completed: Double(max(completed, 0)), at: now)
+            let progress = Progress(completed: completed, total: total, unit: unit)
+            self.progress = progress
+            estimator.record(completed: Double(progress.completed), at: now)
         case .indeterminate:
             guard finishedAt == nil else { return }
             progress = nil

@@ -175,9 +175,10 @@ struct RegionProgressTests {
         let part1 = try #require(lines.first { $0.contains("part1") })
         #expect(part1.contains("Fetching part1.bin ▕"), "\(part1)")
         // Drawn at 4.96 s, the last frame before 5 s: 19 reports of 100 kB, 400 kB/s, 5.04 s left.
-        #expect(part1.hasSuffix("▏ 47% · 6s · 1.9 MB / 4.0 MB · 400.0 kB/s · 4s"), "\(part1)")
+        #expect(part1.hasSuffix("▏ 47% · 6s left · 1.9 MB / 4.0 MB · 400.0 kB/s · 4s"), "\(part1)")
         #expect(
-            header.hasSuffix("▏ 23% · 3.8 MB / 16.0 MB · 0/2 · 4s"), "the group adds up its parts: \(header)")
+            header.hasSuffix("▏ 23% · 16s left · 3.8 MB / 16.0 MB · 790.1 kB/s · 0/2 · 4s"),
+            "the group adds up its parts: \(header)")
     }
 
     @Test func narrowTerminalsKeepTheTextAndThePercentage() async throws {

@@ -1,6 +1,7 @@
 import Testing
-import WaitAlert
 import WaitAlertTesting
+
+@testable import WaitAlert
 
 /// Thousands of seeded runs of the task region on an in-memory terminal that checks the region's
 /// invariants after every write (``InMemoryTerminal/Invariants``): from 1 to 500 child tasks on
@@ -467,7 +468,7 @@ struct RegionPropertyTests {
                 unowed.append(line)
                 continue
             }
-            expected[id, default: []] += alert.planned.map { "○ \(WaitAlertOutcome.name(fromTitle: $0)): not run" }
+            expected[id, default: []] += GroupRecap.notRun(alert.planned).map(\.plain)
             if owed {
                 expected[id, default: []].append(line)
                 if let parent = alert.parent { expected[parent, default: []].append(line) }

@@ -1,0 +1,263 @@
+/// A group's progress as its parts change: a pure state machine fed with the group's own
+/// progress, its child tasks' parts and its planned steps, that makes the
+/// ``WaitAlertGroupProgress`` of every renderer at explicit instants.
+///
+/// It keeps running sums (units in 128 bits, so no total a caller can pass overflows them): a
+/// child task's change costs the same whatever the number of child tasks, and ``update(at:)``
+/// costs the number of units in use.
+///
+/// The rules (see ``WaitAlertGroupProgress``): units when the size of all the work is known in
+/// one unit, tasks otherwise; below 1 while anything runs or waits; never back unless work was
+/// added. A switch from tasks to units waits until counting units does not move the fraction
+/// back.
+struct GroupProgressTally: Sendable {
+    /// One child task, as its group counts it.
+    struct Part: Sendable, Hashable {
+        /// Whether its work still runs.
+        var isRunning: Bool
+        /// Whether it ended with success: its whole total counts as done.
+        var succeeded = false
+        /// Whether it holds the place of a planned step (it began under the step's title and has
+        /// not shown yet): the step is not counted twice.
+        var claimsPlannedStep = false
+        /// Its units, when it reported progress.
+        var units: Units?
+        /// How far it has gone when it says so without a total of units (a group counting
+        /// tasks); otherwise its units' fraction.
+        var fraction: Double?
+        /// The tasks it stands for: 1, or a group's.
+        var tasks = 1
+    }
+
+    /// Units done, in all (when known), and what they count.
+    struct Units: Sendable, Hashable {
+        var completed: Int
+        var total: Int?
+        var unit: WaitAlertProgressUnit
+
+        /// Made sensible, as the timeline makes progress: no count below zero, no total of zero or
+        /// less, no total below the count.
+        init(completed: Int, total: Int?, unit: WaitAlertProgressUnit) {
+            let completed = max(completed, 0)
+            self.completed = completed
+            self.total = total.flatMap { $0 > 0 ? max($0, completed) : nil }
+            self.unit = unit
+        }
+    }
+
+    /// The group's own progress, if it reports any.
+    var own: Units?
+    /// The steps planned under the group that have not shown yet.
+    var planned = 0
+
+    private var parts: [WaitAlertID: Part] = [:]
+    /// The last total each part reported, kept while it reports none.
+    private var knownTotals: [WaitAlertID: Int] = [:]
+    private var sums = Sums()
+    /// Whether a part's total grew since the last update.
+    private var workAdded = false
+    /// What the last update made, and what it was made from.
+    private var latest: Latest?
+    private var unitsEstimator = WaitAlertRateEstimator()
+    private var fractionEstimator = WaitAlertRateEstimator()
+
+    private struct Latest: Sendable {
+        var progress: WaitAlertGroupProgress
+        var unitsTotal: Int128?
+        var ownTotal: Int?
+        var unit: WaitAlertProgressUnit?
+        var unitsDone: Int128?
+    }
+
+    /// The running sums over the parts.
+    private struct Sums: Sendable {
+        var finished = 0
+        var runningUnsized = 0
+        var claims = 0
+        var withProgress = 0
+        /// Each part's fraction in millionths (a finished part is whole).
+        var millionths = 0
+        var units: [WaitAlertProgressUnit: UnitSum] = [:]
+    }
+
+    private struct UnitSum: Sendable {
+        var parts = 0
+        var completed: Int128 = 0
+        var total: Int128 = 0
+    }
+
+    /// Sets the part of the child task `id`; returns whether anything the group counts changed.
+    /// A total larger than the last one the part reported, or more tasks under it, is work added;
+    /// a first total is not (the size of work already counted becomes known).
+    @discardableResult
+    mutating func set(_ id: WaitAlertID, _ part: Part) -> Bool {
+        let old = parts.updateValue(part, forKey: id)
+        guard old != part else { return false }
+        if let old {
+            add(old, -1)
+            if part.tasks > old.tasks { workAdded = true }
+        }
+        if let total = part.units?.total {
+            if let known = knownTotals[id], total > known { workAdded = true }
+            knownTotals[id] = total
+        }
+        add(part, 1)
+        return true
+    }
+
+    private mutating func add(_ part: Part, _ sign: Int) {
+        if !part.isRunning { sums.finished += sign }
+        if part.claimsPlannedStep { sums.claims += sign }
+        if part.units != nil || part.fraction != nil { sums.withProgress += sign }
+        if part.isRunning, part.units?.total == nil { sums.runningUnsized += sign }
+        sums.millionths += sign * Self.millionths(of: part)
+        guard let units = part.units else { return }
+        let done = Int128(units.completed)
+        let whole = Int128(units.total ?? units.completed)
+        // A success did all its work; any other ending leaves its remaining work undone.
+        let (completed, total) = part.isRunning ? (done, whole) : part.succeeded ? (whole, whole) : (done, done)
+        var sum = sums.units[units.unit] ?? UnitSum()
+        sum.parts += sign
+        sum.completed += Int128(sign) * completed
+        sum.total += Int128(sign) * total
+        sums.units[units.unit] = sum.parts == 0 ? nil : sum
+    }
+
+    /// A part's share of one task, in millionths.
+    private static func millionths(of part: Part) -> Int {
+        guard part.isRunning else { return 1_000_000 }
+        let fraction =
+            part.fraction ?? part.units.flatMap { units in
+                units.total.map { Double(units.completed) / Double($0) }
+            } ?? 0
+        return Int((min(max(fraction, 0), 1) * 1_000_000).rounded(.down))
+    }
+
+    /// Whether the group shows progress: it has child tasks or planned steps, and something in it
+    /// reports progress.
+    var isDeterminate: Bool { latest != nil }
+
+    /// Makes the group's progress from the parts as they are at `now`.
+    mutating func update(at now: Duration) {
+        defer { workAdded = false }
+        let pending = max(planned - sums.claims, 0)
+        let tasks = parts.count + pending
+        guard tasks > 0, own != nil || sums.withProgress > 0 else {
+            latest = nil
+            return
+        }
+        let unit = sharedUnit()
+        let sum = unit.flatMap { sums.units[$0] } ?? UnitSum()
+        let ownDone = Int128(own?.completed ?? 0)
+        var unitsDone = ownDone + sum.completed
+        var unitsTotal: Int128?
+        var shownUnit = unit
+        if unit != nil {
+            if let declared = own?.total {
+                unitsTotal = max(Int128(declared), ownDone + sum.total)
+            } else if sums.runningUnsized == 0, pending == 0, ownDone + sum.total > 0 {
+                unitsTotal = ownDone + sum.total
+            }
+        } else if let own, let declared = own.total {
+            // Child tasks in other units cannot count toward the alert's own total.
+            (unitsDone, unitsTotal, shownUnit) = (ownDone, Int128(declared), own.unit)
+        }
+        let running = parts.count - sums.finished
+        let added =
+            workAdded || tasks > (latest?.progress.tasks ?? 0)
+            || latest?.unitsTotal.map { (unitsTotal ?? 0) > $0 } == true || (own?.total ?? 0) > (latest?.ownTotal ?? 0)
+        let floor = added ? nil : latest?.progress.fraction
+        let byTasks = Double(sums.millionths) / 1_000_000 / Double(tasks)
+        let byUnits = unitsTotal.map { Self.fraction(unitsDone, of: $0) }
+        var basis = byUnits == nil ? WaitAlertGroupProgress.Basis.tasks : .units
+        if basis == .units, latest?.progress.basis == .tasks, let floor, let byUnits, byUnits < floor {
+            basis = .tasks  // counting units would move the bar back: not yet
+        }
+        var fraction = basis == .units ? byUnits ?? 0 : byTasks
+        if let floor { fraction = max(fraction, floor) }
+        if running > 0 || pending > 0 { fraction = min(fraction, 1.0.nextDown) }
+        fraction = min(max(fraction, 0), 1)
+
+        if shownUnit != latest?.unit { unitsEstimator = WaitAlertRateEstimator() }
+        if shownUnit != nil, unitsDone != latest?.unitsDone || latest?.unit != shownUnit {
+            unitsEstimator.record(completed: Double(unitsDone), at: now)
+        }
+        if fraction != latest?.progress.fraction { fractionEstimator.record(completed: fraction, at: now) }
+        let units = shownUnit.map { unit in
+            WaitAlertProgress(
+                completed: Self.clamped(unitsDone), total: basis == .units ? unitsTotal.map(Self.clamped) : nil,
+                unit: unit)
+        }
+        let progress = WaitAlertGroupProgress(
+            basis: basis, fraction: fraction, units: units, tasks: tasks, finishedTasks: sums.finished,
+            pendingTasks: pending)
+        latest = Latest(
+            progress: progress, unitsTotal: basis == .units ? unitsTotal : nil, ownTotal: own?.total,
+            unit: shownUnit, unitsDone: shownUnit == nil ? nil : unitsDone)
+    }
+
+    /// The unit every part with units and the group's own progress share, if they share one.
+    private func sharedUnit() -> WaitAlertProgressUnit? {
+        var unit = own?.unit
+        for candidate in sums.units.keys {
+            guard unit == nil || unit == candidate else { return nil }
+            unit = candidate
+        }
+        return unit
+    }
+
+    /// The group's progress as of the last update, with its rate and time left at `now`; without
+    /// them once the group has `ended`.
+    func progress(at now: Duration, ended: Bool) -> WaitAlertGroupProgress? {
+        guard var progress = latest?.progress else { return nil }
+        guard !ended, progress.fraction < 1 else { return progress }
+        if progress.units != nil {
+            let byUnits = unitsEstimator.estimate(total: progress.units?.total.map(Double.init), at: now)
+            progress.units?.rate = byUnits.rate
+            if progress.basis == .units {
+                progress.units?.remaining = byUnits.remaining
+                progress.remaining = byUnits.remaining
+            }
+        }
+        if progress.basis == .tasks {
+            progress.remaining = fractionEstimator.estimate(total: 1, at: now).remaining
+        }
+        return progress
+    }
+
+    /// When the group's progress would next say `stalled`, if nothing moves before.
+    var stallsAt: Duration? {
+        guard let latest else { return nil }
+        return latest.progress.basis == .units ? unitsEstimator.stallsAt : fractionEstimator.stallsAt
+    }
+
+    private static func fraction(_ done: Int128, of total: Int128) -> Double {
+        guard total > 0 else { return 0 }
+        return min(max(Double(done) / Double(total), 0), 1)
+    }
+
+    private static func clamped(_ value: Int128) -> Int {
+        Int(min(max(value, 0), Int128(Int.max)))
+    }
+}
+
+extension GroupProgressTally.Part {
+    /// The part of a child task that looks like `snapshot`: its group's progress if it is a group
+    /// that shows one, else its own.
+    init(of snapshot: WaitAlertSnapshot, claimsPlannedStep: Bool) {
+        isRunning = snapshot.outcome == nil
+        if case .success = snapshot.outcome { succeeded = true }
+        self.claimsPlannedStep = claimsPlannedStep
+        if let group = snapshot.groupProgress {
+            units = group.units.map { units in
+                GroupProgressTally.Units(
+                    completed: units.completed, total: group.basis == .units ? units.total : nil, unit: units.unit)
+            }
+            fraction = group.fraction
+            tasks = max(group.tasks, 1)
+        } else if let progress = snapshot.progress {
+            units = GroupProgressTally.Units(
+                completed: progress.completed, total: progress.total, unit: progress.unit)
+        }
+    }
+}

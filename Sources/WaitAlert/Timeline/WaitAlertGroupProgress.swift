@@ -1,0 +1,64 @@
+/// How far a group — an alert with child tasks — has gone: its own work and its child tasks'
+/// together, as every renderer shows it in the group's header.
+///
+/// A group counts in the units of its work (bytes, files) when it knows the size of all of it in
+/// one unit: every child task has reported a total in that unit and no planned step waits its
+/// turn — or the alert itself declared the whole with
+/// ``WaitAlertReporter/progress(completed:total:unit:)``, and its child tasks' units count
+/// toward it. Otherwise it counts tasks: each child task is one, whole once it has ended
+/// (whatever its outcome), as far as its own bar while it runs, nothing while it waits its turn
+/// or runs without a total.
+///
+/// The fraction is below 1 while any child task runs or waits its turn, and never goes back
+/// unless work is added: a child task begins, a step is planned, or a total grows.
+///
+/// ```swift
+/// if let group = snapshot.groupProgress {
+///     ProgressView(value: group.fraction)
+///     Text("\(group.finishedTasks) of \(group.tasks) done")
+/// }
+/// ```
+public struct WaitAlertGroupProgress: Sendable, Hashable {
+    /// What a group's fraction counts.
+    public enum Basis: Sendable, Hashable {
+        /// The units of the group's work: ``WaitAlertGroupProgress/units`` has the total.
+        case units
+        /// Child tasks, each one whole; ``WaitAlertGroupProgress/units``, if any, has the units
+        /// done so far but no total.
+        case tasks
+    }
+
+    /// What ``fraction`` counts.
+    public var basis: Basis
+    /// The part done, 0 … 1: below 1 while a child task runs or waits its turn.
+    public var fraction: Double
+    /// The units done — and in all, on a ``Basis/units`` basis — with their rate, when the group's
+    /// work counts in one unit; `nil` when its child tasks count in different units, or in none.
+    public var units: WaitAlertProgress?
+    /// The time left for the whole group.
+    public var remaining: WaitAlertRateEstimator.Remaining
+    /// Child tasks in all: those begun and the planned steps waiting their turn.
+    public var tasks: Int
+    /// Child tasks that have ended, whatever their outcome.
+    public var finishedTasks: Int
+    /// Planned steps waiting their turn (tasks waiting under a concurrency limit among them).
+    public var pendingTasks: Int
+
+    /// Child tasks begun and not ended yet.
+    public var runningTasks: Int { max(tasks - finishedTasks - pendingTasks, 0) }
+
+    /// Makes a group's progress (for renderers' tests and previews).
+    public init(
+        basis: Basis, fraction: Double, units: WaitAlertProgress? = nil,
+        remaining: WaitAlertRateEstimator.Remaining = .unknown, tasks: Int, finishedTasks: Int = 0,
+        pendingTasks: Int = 0
+    ) {
+        self.basis = basis
+        self.fraction = fraction
+        self.units = units
+        self.remaining = remaining
+        self.tasks = tasks
+        self.finishedTasks = finishedTasks
+        self.pendingTasks = pendingTasks
+    }
+}
