@@ -94,6 +94,54 @@
                 #expect(demo.modesAtExit == demo.modesBefore)
             }
 
+            /// The window narrowed while the field shows, on a terminal that re-wraps lines (tmux,
+            /// VTE): the prompt is drawn again whole at the new width, and no line of it is left
+            /// behind, on screen or in the scrollback.
+            @Test func narrowingTheWindowLeavesNoStalePromptLine() async throws {
+                let reflowing = InMemoryTerminal(columns: 80, rows: 24, reflowsOnResize: true)
+                let demo = try DemoProcess(["prompt"], mirrors: [reflowing])
+                try await demo.waitFor(text: "? Name of the new project:")
+                try demo.type("a-rather-long-project-name-that-wraps")
+                try await demo.waitFor(text: "that-wraps")
+                try demo.resize(columns: 30, rows: 24)
+                try demo.type("X")
+                try await demo.waitUntil("the field drawn again") { _ in
+                    reflowing.lines.contains { $0.hasSuffix("wrapsX") }
+                }
+                let lines = reflowing.transcript.filter { !$0.isEmpty }
+                #expect(
+                    lines.filter { $0.hasPrefix("? Name of the new project:") }.count == 1,
+                    "\(numbered(lines))")
+                #expect(lines.filter { $0.hasPrefix("›") }.count == 1, "\(numbered(lines))")
+                try demo.type("\u{3}")
+                #expect(try await demo.waitForExit() == .exited(130))
+            }
+
+            /// A paste longer than the field takes, or longer than 64 KiB, goes in cut — and the
+            /// prompt says so under the field instead of dropping the rest without a word.
+            @Test func aPasteThatIsCutSaysSo() async throws {
+                let demo = try DemoProcess(["prompt"])
+                try await demo.waitFor(text: "? Name of the new project:")
+                try demo.type("\u{1B}[200~" + String(repeating: "n", count: 50) + "\u{1B}[201~")
+                try await demo.waitFor(text: "Cut at 40 characters")
+                try demo.type("\u{7F}")  // the next key clears the note
+                try await demo.waitUntil("the note gone") { !$0.screen.screen.contains("Cut at 40") }
+                try demo.type("\u{15}\u{1B}[200~" + String(repeating: "p", count: 70_000) + "\u{1B}[201~")
+                try await demo.waitFor(text: "only its start went in")
+                try demo.type("\u{3}")
+                #expect(try await demo.waitForExit() == .exited(130))
+            }
+
+            /// A question at 20 columns: the `(y/N)` hint always shows, the question gives way.
+            @Test func aNarrowConfirmationKeepsItsHint() async throws {
+                let demo = try DemoProcess(
+                    ["prompt", "--type-ahead"], connection: .pseudoTerminal(columns: 20, rows: 10))
+                try await demo.waitFor(text: "(y/N)")
+                try demo.type("n")
+                #expect(try await demo.waitForExit() == .exited(0))
+                #expect(demo.screen.lines.contains("delete: no"), "\(demo.report)")
+            }
+
             /// Thirty options in a window of 12 rows: the list never takes more than the window,
             /// scrolls with the selection, and a digit pair picks option 12 of 30.
             @Test func aLongListScrollsWithinTheWindow() async throws {

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension WaitAlertReporter {
     /// Runs `operation` as a child task of this alert: a row of its own under the alert, with every
     /// guarantee a wait alert has (grace, minimum display, coalesced texts, a final message).
@@ -41,8 +43,23 @@ extension WaitAlertReporter {
         isolation: isolated (any Actor)? = #isolation,
         @_inheritActorContext operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
     ) async throws -> Value {
+        try await task(
+            title, success: success, failure: failure, retention: retention, cancellation: WorkCancellation(),
+            isolation: isolation, operation: operation)
+    }
+
+    /// ``task(_:success:failure:retention:isolation:operation:)`` whose work `cancellation`
+    /// cancels (a group's failing sibling does, at once).
+    func task<Value: Sendable>(
+        _ title: String,
+        success: ((Value) -> String)?,
+        failure: ((any Error) -> String)?,
+        retention: WaitAlertRowRetention,
+        cancellation: WorkCancellation,
+        isolation: isolated (any Actor)?,
+        operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
+    ) async throws -> Value {
         let mailbox = ReportMailbox()
-        let cancellation = WorkCancellation()
         let (presenter, session) = await beginChild(
             title, mailbox: mailbox, cancellation: cancellation, retention: retention)
         return try await runAlert(
@@ -133,6 +150,7 @@ extension WaitAlertReporter {
         let limit = max(maxConcurrency ?? elements.count, 1)
         if limit < elements.count { await plan(Array(titles[limit...])) }
         let reporter = self
+        let siblings = SiblingWork()
         var results = [Result<Value, any Error>?](repeating: nil, count: elements.count)
         try await withThrowingTaskGroup(of: (Int, Result<Value, any Error>).self) { group in
             var next = 0
@@ -143,12 +161,25 @@ extension WaitAlertReporter {
                 let (index, element, title) = (next, elements[next], titles[next])
                 next += 1
                 group.addTask {
+                    let work = siblings.begin(index)
+                    defer { siblings.end(index) }
                     do {
                         return (
                             index,
                             .success(
-                                try await reporter.task(title, retention: retention) { row in
-                                    try await operation(element, row)
+                                try await reporter.task(
+                                    title, success: nil, failure: nil, retention: retention, cancellation: work,
+                                    isolation: nil
+                                ) { row in
+                                    do {
+                                        return try await operation(element, row)
+                                    } catch {
+                                        // Fail fast from the failing work itself: the siblings'
+                                        // work is cancelled at once, even while the group's owner
+                                        // waits for a thread or its actor.
+                                        if policy == .failFast { siblings.cancelAll(because: error) }
+                                        throw error
+                                    }
                                 })
                         )
                     } catch {
@@ -161,7 +192,7 @@ extension WaitAlertReporter {
                 results[index] = result
                 if case .failure(let error) = result, policy == .failFast {
                     group.cancelAll()
-                    throw error
+                    throw siblings.failure ?? error
                 }
                 addTask()
             }
@@ -176,6 +207,43 @@ extension WaitAlertReporter {
             guard case .success(let value)? = result else { preconditionFailure("every task ended") }
             return value
         }
+    }
+}
+
+/// The work of a group's running tasks, so that a task failing under fail fast cancels its
+/// siblings itself.
+private final class SiblingWork: Sendable {
+    private let state = Mutex<(cancelled: Bool, running: [Int: WorkCancellation], failure: (any Error)?)>(
+        (false, [:], nil))
+
+    /// The failure that cancelled the siblings: what the group rethrows, even when a sibling's
+    /// `CancellationError` reaches the group's owner first.
+    var failure: (any Error)? { state.withLock { $0.failure } }
+
+    /// The work of task `index`, starting now: cancelled at once if a sibling has failed.
+    func begin(_ index: Int) -> WorkCancellation {
+        let work = WorkCancellation()
+        let cancelled = state.withLock { state in
+            if !state.cancelled { state.running[index] = work }
+            return state.cancelled
+        }
+        if cancelled { work.cancel() }
+        return work
+    }
+
+    func end(_ index: Int) {
+        _ = state.withLock { $0.running.removeValue(forKey: index) }
+    }
+
+    /// Cancels the work of every running task, and of any that starts from now on, because of
+    /// `failure` (the first one is kept).
+    func cancelAll(because failure: any Error) {
+        let running = state.withLock { state in
+            state.cancelled = true
+            if state.failure == nil { state.failure = failure }
+            return Array(state.running.values)
+        }
+        running.forEach { $0.cancel() }
     }
 }
 

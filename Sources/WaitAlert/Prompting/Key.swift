@@ -50,4 +50,7 @@ package enum Key: Sendable, Equatable {
     /// Text pasted while bracketed paste mode is on, exactly as the terminal sent it: it may hold
     /// line breaks, controls and escape sequences, so it must be cleaned before it is shown.
     case paste(String)
+    /// The bracketed paste that just ended was longer than ``KeyParser/maximumPasteBytes``: only
+    /// its start came as ``paste(_:)``, the rest was dropped.
+    case pasteCut
 }

@@ -29,7 +29,8 @@
 /// the caller calls ``flush()`` after a short silence (about 50 ms) while ``isAwaitingMore``.
 /// The same silence inside a paste delivers the paste's text so far without closing it.
 package struct KeyParser: Sendable {
-    /// Most bytes one bracketed paste keeps; the rest of a longer paste is dropped.
+    /// Most bytes one bracketed paste keeps; the rest of a longer paste is dropped, and
+    /// ``Key/pasteCut`` follows the paste.
     package static let maximumPasteBytes = 64 * 1024
 
     /// Consecutive calls to ``flush()`` without input after which an open paste is closed, in
@@ -310,6 +311,7 @@ package struct KeyParser: Sendable {
     /// Closes the open paste and delivers what it holds.
     private mutating func endPaste(into output: inout Output) {
         deliverPaste(upTo: pasteBytes.count, into: &output)
+        if pasteTotal > Self.maximumPasteBytes { output.append(.pasteCut) }
         pasteBytes.removeAll()
         pasteEndMatched = 0
         state = .ground

@@ -28,6 +28,9 @@ package struct LineEditor: Sendable {
     /// Most characters the field holds, or `nil` for no limit.
     package let maximumLength: Int?
 
+    /// Whether the last key's text or paste did not fit in ``maximumLength`` and was cut.
+    package private(set) var lastInsertionWasCut = false
+
     /// A field holding `text`, cleaned like typed text and cut to `maximumLength` characters,
     /// with the cursor at its end.
     package init(text: String = "", maximumLength: Int? = nil) {
@@ -47,6 +50,7 @@ package struct LineEditor: Sendable {
     /// has no use for (Tab, Up, Page Down, Ctrl-Z…) leave it unchanged.
     package mutating func apply(_ key: Key) -> Edit {
         let before = (text, cursor)
+        lastInsertionWasCut = false
         var characters = Array(text)
         switch key {
         case .text(let typed), .paste(let typed):
@@ -132,7 +136,9 @@ package struct LineEditor: Sendable {
         let characters = Array(text)
         var inserted = TextSanitizer.line(typed)
         if let maximumLength {
-            inserted = String(inserted.prefix(max(0, maximumLength - characters.count)))
+            let room = max(0, maximumLength - characters.count)
+            lastInsertionWasCut = inserted.count > room
+            inserted = String(inserted.prefix(room))
         }
         guard !inserted.isEmpty else { return }
         let upToCursor = String(characters[..<cursor]) + inserted

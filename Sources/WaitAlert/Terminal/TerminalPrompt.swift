@@ -39,6 +39,8 @@ final class TerminalPrompt {
     /// Keys typed before the prompt showed (type-ahead): set aside so that they never answer
     /// it, and given back to the terminal's input when it ends.
     private var typeAhead: [UInt8] = []
+    /// A note under the field about the last key (a paste or text that was cut), until the next.
+    private var notice: String?
 
     init(
         _ prompt: WaitAlertPrompt, terminal: WaitAlertStandardError, colors: Bool,
@@ -172,6 +174,16 @@ final class TerminalPrompt {
     }
 
     private func handle(_ key: Key, in model: WaitAlertTextPrompt) {
+        notice = nil
+        if key == .pasteCut {
+            notice = "The paste was longer than \(KeyParser.maximumPasteBytes / 1024) KiB: only its start went in."
+            return
+        }
+        defer {
+            if editor.lastInsertionWasCut, let maximum = editor.maximumLength {
+                notice = "Cut at \(maximum) characters, the most this answer takes."
+            }
+        }
         switch editor.apply(key) {
         case .unchanged: break
         case .changed: model.text = editor.text
@@ -248,18 +260,17 @@ final class TerminalPrompt {
             guard !onlyIfPrinting || !above.lines.isEmpty || drawnRows == 0 else { return [] }
             var out = OverlayScreen.beginSynchronized + eraseSequence()
             for line in above.lines { out += "\r" + line + OverlayScreen.eraseLine + "\r\n" }
-            out += OverlayScreen.autowrapOff
-            out += lines.map { "\r" + $0 + OverlayScreen.eraseLine }.joined(separator: "\r\n")
-            out += OverlayScreen.autowrapOn
-            if let cursor {
-                out += OverlayScreen.up(lines.count - 1 - cursor.row) + "\r"
-                if cursor.column > 0 { out += "\u{1B}[\(cursor.column)C" }
-                out += OverlayScreen.showCursor
-                cursorRow = cursor.row
-            } else {
-                out += OverlayScreen.hideCursor
-                cursorRow = lines.count - 1
+            var shown = lines
+            if let cursor, shown.indices.contains(cursor.row) {
+                shown[cursor.row] = Self.caret(in: shown[cursor.row], atColumn: cursor.column)
             }
+            out += OverlayScreen.autowrapOff + OverlayScreen.hideCursor
+            out += shown.map { "\r" + $0 + OverlayScreen.eraseLine }.joined(separator: "\r\n")
+            // The cursor rests on the prompt's first row, at its start, as the region's does: a
+            // terminal that re-wraps lines when the window narrows keeps it above every line of
+            // the prompt, so the next draw erases them all. The field shows its own caret.
+            out += OverlayScreen.up(shown.count - 1) + "\r" + OverlayScreen.autowrapOn
+            cursorRow = 0
             out += OverlayScreen.endSynchronized
             drawnRows = lines.count
             // Recorded with the write that draws it, under the lock the relay prints under: an
@@ -269,6 +280,33 @@ final class TerminalPrompt {
             TerminalGuard.rowsAboveCursor.store(cursorRow, ordering: .sequentiallyConsistent)
             return Array(out.utf8)
         }
+    }
+
+    /// `line` with a caret — the cell at display column `column` in reverse video, or a reversed
+    /// blank after the end — skipping the line's SGR sequences.
+    static func caret(in line: String, atColumn column: Int) -> String {
+        var out = ""
+        var cell = 0
+        var characters = line[...]
+        while let character = characters.first {
+            characters = characters.dropFirst()
+            if character == "\u{1B}" {
+                // An SGR sequence: copied whole, no cell.
+                out.append(character)
+                while let next = characters.first {
+                    characters = characters.dropFirst()
+                    out.append(next)
+                    if next.isLetter { break }
+                }
+                continue
+            }
+            if cell >= column {
+                return out + "\u{1B}[7m" + String(character) + "\u{1B}[27m" + characters
+            }
+            out.append(character)
+            cell += DisplayWidth.of(character)
+        }
+        return out + String(repeating: " ", count: max(column - cell, 0)) + "\u{1B}[7m \u{1B}[27m"
     }
 
     /// Back to the prompt's first row and erases it and everything under it.
@@ -301,15 +339,19 @@ final class TerminalPrompt {
                 lines.append("› " + field.text)
             }
             let fieldRow = lines.count - 1
+            if let notice { lines.append(styled(cut("  " + notice), "2")) }
             if let validation = model.validationMessage { lines.append(styled(cut("  ✖ " + validation), "31")) }
             return (lines, (fieldRow, 2 + (editor.text.isEmpty ? 0 : field.cursorColumn)))
         case .choice(let model):
             if let message = model.message { lines.append(styled(cut("  " + message), "2")) }
             switch model.style {
             case .confirmation:
+                // The hint always shows: the question gives way first (and the caret's cell).
                 let hint = model.defaultIndex == 0 ? " (Y/n) " : " (y/N) "
-                lines[0] = cut(title + hint)
-                return (lines, (0, min(DisplayWidth.of(TextSanitizer.line(prompt.title)) + 2 + hint.count, width)))
+                let question = DisplayWidth.truncate(
+                    TextSanitizer.line(prompt.title), toWidth: max(width - 2 - hint.count - 1, 1))
+                lines[0] = styled("?", "36") + " " + question + hint
+                return (lines, (0, 2 + DisplayWidth.of(question) + hint.count))
             case .buttons, .list:
                 let buttons = buttonRow(model)
                 if model.style == .buttons, DisplayWidth.of(buttons.plain) <= width {

@@ -70,6 +70,35 @@ struct CancellationReachesWorkTests {
         #expect(work.counts.cancelled == 1 && work.counts.notCancelled == 0)
     }
 
+    /// The failing task cancels its siblings itself: here the group's owner runs on the main
+    /// actor, which the test holds meanwhile, so it cannot.
+    @Test func aFailureCancelsItsSiblingsWhileTheGroupsOwnerCannotRun() async throws {
+        let presenter = WaitAlertPresenter(clock: ManualClock())
+        let work = CPUWork()
+        let go = Shared(false)
+        let failing = Shared(false)
+        let group = Task { @MainActor in
+            try await withWaitAlert("Hashing", presenter: presenter) { alert in
+                _ = try await alert.tasks(for: [0, 1], policy: .failFast) {
+                    "Task \($0)"
+                } operation: { index, _ in
+                    guard index == 1 else { return try await Self.cpuBound(work) }
+                    failing.value.withLock { $0 = true }
+                    while !go.value.withLock({ $0 }) { await Task.yield() }
+                    throw Boom()
+                }
+            }
+        }
+        await work.waitUntilSpinning()
+        while !failing.value.withLock({ $0 }) { await Task.yield() }
+        // Holds the main actor from here until the sibling has stopped (or the limit).
+        go.value.withLock { $0 = true }
+        let end = ContinuousClock.now + CPUWork.limit
+        while work.counts.cancelled + work.counts.notCancelled == 0, ContinuousClock.now < end {}
+        #expect(work.counts.cancelled == 1 && work.counts.notCancelled == 0)
+        await #expect(throws: Boom.self) { try await group.value }
+    }
+
     @Test func cancellingTheCallerCancelsWorkThatNeverSuspendedFromNonisolatedCode() async throws {
         let presenter = WaitAlertPresenter(clock: ManualClock())
         let work = CPUWork()

@@ -164,7 +164,9 @@ struct KeyParserTests {
     @Test func aPasteIsBounded() {
         let long = String(repeating: "a", count: KeyParser.maximumPasteBytes + 5000)
         let result = keys("\u{1B}[200~" + long + "\u{1B}[201~\r")
-        #expect(result == [.paste(String(repeating: "a", count: KeyParser.maximumPasteBytes)), .enter])
+        let kept = String(repeating: "a", count: KeyParser.maximumPasteBytes)
+        #expect(result.count == 3 && result.first == .paste(kept), "the paste's start, whole")
+        #expect(result.dropFirst() == [.pasteCut, .enter], "then word that it was cut")
     }
 
     @Test func flushDuringAPasteDeliversWholeCharactersAndKeepsTheRest() {
@@ -263,5 +265,32 @@ struct KeyParserTests {
             }
             #expect(!hasControl(editor.text), "\(input)")
         }
+    }
+}
+
+/// A paste longer than the parser keeps is cut, and says so.
+struct PasteCutTests {
+    @Test func aPasteLongerThanTheBoundIsCutAndFollowedByPasteCut() {
+        var parser = KeyParser()
+        let long = [UInt8](repeating: UInt8(ascii: "x"), count: KeyParser.maximumPasteBytes + 10)
+        let keys = parser.feed(Array("\u{1B}[200~".utf8) + long + Array("\u{1B}[201~".utf8))
+        #expect(keys.count == 2)
+        #expect(keys.first == .paste(String(repeating: "x", count: KeyParser.maximumPasteBytes)))
+        #expect(keys.last == .pasteCut)
+    }
+
+    @Test func aPasteWithinTheBoundIsWhole() {
+        var parser = KeyParser()
+        #expect(parser.feed(Array("\u{1B}[200~abc\u{1B}[201~".utf8)) == [.paste("abc")])
+    }
+
+    @Test func theEditorSaysWhenTheMaximumLengthCutAnInsertion() {
+        var editor = LineEditor(maximumLength: 5)
+        _ = editor.apply(.paste("abc"))
+        #expect(!editor.lastInsertionWasCut)
+        _ = editor.apply(.paste("defg"))
+        #expect(editor.lastInsertionWasCut && editor.text == "abcde")
+        _ = editor.apply(.left)
+        #expect(!editor.lastInsertionWasCut, "the next key clears it")
     }
 }
