@@ -91,6 +91,11 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Whether the last frame was dropped because the program is stopping (Ctrl-Z): the lines it
     /// was to print wait for the next draw.
     private var frameDropped = false
+    /// The draw that follows a resize once the window has kept its size; nothing is drawn before.
+    private var settling: DispatchWorkItem?
+    /// The fewest rows the window had in the last second of resizes, and when that second ends.
+    private var shortestRows: Int?
+    private var shortestRowsExpiry: DispatchWorkItem?
     /// The terminal guard's count of stops when the last frame was drawn.
     private var seenStops = TerminalGuard.stops.load(ordering: .sequentiallyConsistent)
     /// While the program is a background job: checks now and then whether it is in the
@@ -461,8 +466,9 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Lays the rows out within the terminal's height and draws them, after the lines waiting to
     /// be printed above: one write.
     private func drawRegion() {
-        guard !detached, suspensions == 0 else { return }
-        let budget = max((terminal.rows ?? 24) - 1 - capturedPartials, 1)
+        guard !detached, suspensions == 0, settling == nil else { return }
+        let windowRows = min(terminal.rows ?? 24, shortestRows ?? .max)
+        let budget = max(windowRows - 1 - capturedPartials, 1)
         let layout = currentLayout(budget: budget)
         var desired: [(key: Key, line: OverlayScreen.Line)] = []
         desired.reserveCapacity(layout.rows.count + 1)
@@ -696,6 +702,44 @@ final class InteractiveOverlay: WaitAlertRenderer {
         dirty = true
         flush(at: lastInstant)
     }
+
+    /// The window changed size (`SIGWINCH`): nothing is drawn until it has kept its size for
+    /// ``resizeSettling``, then every line is drawn afresh at the new size. While the user drags
+    /// a window's edge, frames sized for a window that is no longer there would land in a smaller
+    /// one and push copies of the region into the scrollback; meanwhile the terminal itself trims
+    /// the rows below the cursor, which rests on the region's first row.
+    private func windowResized() {
+        guard !stopped else { return }
+        if relay != nil { OutputRelay.followWindowSize() }
+        // For a while the region is no taller than the shortest window seen: a frame that lands
+        // in a window shortened again meanwhile still fits.
+        if let rows = terminal.rows { shortestRows = min(shortestRows ?? rows, rows) }
+        shortestRowsExpiry?.cancel()
+        let expiry = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.shortestRows != nil else { return }
+                self.shortestRows = nil
+                self.dirty = true
+                self.flush(at: self.lastInstant)
+            }
+        }
+        shortestRowsExpiry = expiry
+        DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(1), execute: expiry)
+        ticker?.stop()
+        settling?.cancel()
+        let settled = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.settling = nil
+                self.terminalDidResize()
+            }
+        }
+        settling = settled
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.resizeSettling, execute: settled)
+    }
+
+    /// How long the window keeps its size before the region is drawn again after a resize.
+    static let resizeSettling = DispatchTimeInterval.milliseconds(150)
 
     /// Checks where the program now is after a stop and a continue (Ctrl-Z, then `fg` or `bg`):
     /// in the foreground the lines are drawn again where the shell left the cursor; in the
@@ -1005,7 +1049,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     private func handlers() -> TerminalGuard.Handlers {
         TerminalGuard.Handlers(
             interrupt: { [weak self] in Task { @MainActor in self?.interrupt() } },
-            resize: { [weak self] in Task { @MainActor in self?.terminalDidResize() } },
+            resize: { [weak self] in Task { @MainActor in self?.windowResized() } },
             resume: { [weak self] in Task { @MainActor in self?.terminalDidResume() } }
         )
     }
@@ -1013,6 +1057,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Stops drawing for good after the terminal refused a write.
     private func stop() {
         stopped = true
+        settling?.cancel()
+        settling = nil
         foregroundWatch?.cancel()
         foregroundWatch = nil
         releaseOutput()
