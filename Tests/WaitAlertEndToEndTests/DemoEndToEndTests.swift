@@ -209,6 +209,24 @@
                 }
             }
 
+            /// The window resized again and again until the program has exited (the region waits
+            /// for the window to keep its size): the final line still comes out.
+            @Test func resizingUntilTheEndKeepsTheFinalLine() async throws {
+                let demo = try DemoProcess()
+                try await demo.waitFor(text: "Just about there…")
+                // Every 20 ms until the final line is written (or 5 s, when it never is).
+                let end = ContinuousClock.now + .seconds(5)
+                var step = 0
+                while !demo.output.contains(bytes: "✔ Done"), ContinuousClock.now < end {
+                    try? demo.resize(columns: step.isMultiple(of: 2) ? 60 : 80, rows: 24)
+                    step += 1
+                    try await Task.sleep(for: .milliseconds(20))
+                    demo.pump()
+                }
+                #expect(try await demo.waitForExit() == .exited(0))
+                #expect(demo.screen.transcript.contains { $0.hasPrefix("✔ Done (") }, "\(demo.report)")
+            }
+
             /// Ctrl-Z with no job-control shell above the demo (it leads its own session here, so its
             /// process group is orphaned): the system discards the stop, and the overlay leaves it alone
             /// too — the spinner keeps going with the cursor hidden and echo off, then ends as usual.

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -47,45 +45,14 @@ public enum WaitAlertExit {
     ///   cancellation line, for a `CancellationError` that no signal caused).
     ///
     /// An alert showed an error when it ended with it — failed, timed out or cancelled — on a
-    /// presenter with a renderer. Errors are matched by type and description, so an error thrown
-    /// again unchanged, or as an equal value, counts as shown.
+    /// presenter with a renderer; a question cancelled with Escape or Ctrl-C showed its
+    /// `CancellationError` too. Errors are matched by type and description, so an error thrown
+    /// again unchanged, or as an equal value, counts as shown; the signal is the one that
+    /// cancelled the work it ended, if any (a signal counts until the next alert begins with no
+    /// other showing).
     public static func status(for error: any Error) -> Int32? {
-        let signal = ProcessGroupGuard.cancellingSignal.load(ordering: .sequentiallyConsistent)
-        let cancelled = error is CancellationError
-        guard cancelled && signal != 0 || ShownErrors.contains(error) else { return nil }
+        guard let signal = ShownErrors.signal(for: error) else { return nil }
         if signal != 0 { return 128 + signal }
         return error is WaitAlertTimeoutError ? 124 : 1
-    }
-}
-
-/// The errors alerts ended with lately, as their type and description: what ``WaitAlertExit``
-/// counts as shown. Bounded: an error is asked about right after its alert ended.
-enum ShownErrors {
-    private struct Shown: Hashable {
-        let type: ObjectIdentifier
-        let description: String
-    }
-
-    private static let capacity = 32
-    private static let shown = Mutex<[Shown]>([])
-
-    private static func key(_ error: any Error) -> Shown {
-        Shown(type: ObjectIdentifier(type(of: error)), description: String(describing: error))
-    }
-
-    /// Records that an alert ended with `error` where a renderer showed it.
-    static func record(_ error: any Error) {
-        let key = key(error)
-        shown.withLock { shown in
-            shown.removeAll { $0 == key }
-            shown.append(key)
-            if shown.count > capacity { shown.removeFirst(shown.count - capacity) }
-        }
-    }
-
-    /// Whether an alert ended with `error` (or an equal one).
-    static func contains(_ error: any Error) -> Bool {
-        let key = key(error)
-        return shown.withLock { $0.contains(key) }
     }
 }

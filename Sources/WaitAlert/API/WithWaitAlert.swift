@@ -134,11 +134,12 @@ func runAlert<Value: Sendable>(
     let (timedOut, shown) = await MainActor.run {
         (presenter.end(session, with: outcome, at: endedAt), !presenter.renderers.isEmpty)
     }
+    let signal = ProcessGroupGuard.cancellingSignal.load(ordering: .sequentiallyConsistent)
     if timedOut {
-        if shown { ShownErrors.record(WaitAlertTimeoutError()) }
+        if shown { ShownErrors.record(WaitAlertTimeoutError(), signal: 0) }
         throw WaitAlertTimeoutError()
     }
-    if shown, case .failure(let error) = result { ShownErrors.record(error) }
+    if shown, case .failure(let error) = result { ShownErrors.record(error, signal: signal) }
     return try result.get()
 }
 
@@ -220,6 +221,8 @@ private func beginAlert(
     let presenter = presenter ?? .current
     var timing = timing ?? presenter.timing
     if let timeout { timing = try timing.withTimeout(timeout) }
+    // A signal that cancelled earlier work no longer counts once new work begins on its own.
+    if !presenter.hasAlerts { ProcessGroupGuard.cancellingSignal.store(0, ordering: .sequentiallyConsistent) }
     let session = presenter.begin(title, timing: timing, mailbox: mailbox)
     session.attach(cancel: cancellation.cancel)
     return (presenter, session)

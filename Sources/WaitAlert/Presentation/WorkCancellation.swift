@@ -1,5 +1,13 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Cancels one alert's work from anywhere — the caller's cancellation, a sibling's failure, a
 /// timeout, Ctrl-C — whether the work has not started yet, runs without ever suspending, or has
 /// ended.
@@ -17,25 +25,34 @@ final class WorkCancellation: Sendable {
     }
 
     /// The work's task while it runs. The reference does not keep the task alive: it is taken
-    /// when the task enters and dropped, under the same lock, before the task leaves, so a
+    /// when the task enters, and the task leaves only once no request is cancelling it, so a
     /// request never reaches a task that has ended.
     private struct RunningTask: @unchecked Sendable {
         let task: UnsafeCurrentTask
     }
 
-    private let state = Mutex(State.notStarted)
+    private let state = Mutex((state: State.notStarted, cancelling: 0))
 
     init() {}
 
-    /// Asks for the work to be cancelled.
+    /// Asks for the work to be cancelled. The task is cancelled outside the lock (its
+    /// cancellation handlers run then, and may ask again), while ``leave()`` waits for it.
     func cancel() {
-        state.withLock { state in
-            switch state {
-            case .notStarted: state = .requested
-            case .running(let running): running.task.cancel()
-            case .requested, .ended: break
+        let running = state.withLock { state -> RunningTask? in
+            switch state.state {
+            case .notStarted:
+                state.state = .requested
+                return nil
+            case .running(let running):
+                state.cancelling += 1
+                return running
+            case .requested, .ended:
+                return nil
             }
         }
+        guard let running else { return }
+        running.task.cancel()
+        state.withLock { $0.cancelling -= 1 }
     }
 
     /// Registers the current task as the work: cancellation requested before now cancels it at
@@ -44,15 +61,26 @@ final class WorkCancellation: Sendable {
     func enter() {
         withUnsafeCurrentTask { task in
             guard let task else { return }
-            state.withLock { state in
-                if case .requested = state { task.cancel() }
-                state = .running(RunningTask(task: task))
+            let requested = state.withLock { state -> Bool in
+                let requested = if case .requested = state.state { true } else { false }
+                state.state = .running(RunningTask(task: task))
+                return requested
             }
+            if requested { task.cancel() }
         }
     }
 
-    /// The work has ended: later requests do nothing. Call it last thing in the work's task.
+    /// The work has ended: later requests do nothing. Call it last thing in the work's task; it
+    /// waits for a request that is cancelling the task right now.
     func leave() {
-        state.withLock { $0 = .ended }
+        while true {
+            let left = state.withLock { state -> Bool in
+                guard state.cancelling == 0 else { return false }
+                state.state = .ended
+                return true
+            }
+            if left { return }
+            sched_yield()
+        }
     }
 }

@@ -91,6 +91,10 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Whether the last frame was dropped because the program is stopping (Ctrl-Z): the lines it
     /// was to print wait for the next draw.
     private var frameDropped = false
+    /// Whether the program's output is caught while the prompt shows (not while suspended).
+    private var promptCaptures = false
+    /// Whether a prompt shows and the program's output is caught meanwhile.
+    private var promptKeepsCapture: Bool { promptDriver != nil && promptCaptures }
     /// The draw that follows a resize once the window has kept its size; nothing is drawn before.
     private var settling: DispatchWorkItem?
     /// The fewest rows the window had in the last second of resizes, and when that second ends.
@@ -234,8 +238,22 @@ final class InteractiveOverlay: WaitAlertRenderer {
             writePlain(lines)
         } else {
             recordEndedRows()
+            absorbCapturedLines()
             above += lines.map { ($0, $0) }
             dirty = true
+        }
+    }
+
+    /// Takes the program's lines caught so far into the lines waiting to be printed above the
+    /// region, before a line for something that happens now: what the program wrote before it
+    /// comes out before it. Under the terminal guard's lock, as a frame collects them.
+    private func absorbCapturedLines() {
+        guard let relay, isStandardError, !stopped, !detached else { return }
+        _ = TerminalGuard.write(to: terminal) {
+            let collected = relay.collect(at: OutputRelay.now())
+            if collected.erasedRegion { screen.markErased(cursorShown: false) }
+            above += collected.lines.map { (TextSanitizer.keepingColors($0.text), TextSanitizer.line($0.text)) }
+            return []
         }
     }
 
@@ -365,6 +383,10 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// has been read, then becomes a record line in its turn.
     private func end(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         ended.insert(alert)
+        // What the program wrote before the end comes out before the lines the end prints (after
+        // the record lines of child tasks that ended earlier, for an alert's own end).
+        if snapshot.parent == nil { recordEndedRows() }
+        absorbCapturedLines()
         closeGroup(alert)
         let final = FinalLine.of(snapshot).flatMap { detached && snapshot.kind == .toast ? nil : $0 }
         guard let parent = snapshot.parent else {
@@ -466,7 +488,17 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// Lays the rows out within the terminal's height and draws them, after the lines waiting to
     /// be printed above: one write.
     private func drawRegion() {
-        guard !detached, suspensions == 0, settling == nil else { return }
+        guard !detached, suspensions == 0 else { return }
+        if settling != nil {
+            // The window is being resized: no region until it keeps its size, but every line
+            // waiting to be printed goes out now (a final line right before the program exits).
+            guard !above.isEmpty else { return }
+            let taken = above
+            above = []
+            writeFrame([], [], taken.map(\.styled))
+            if frameDropped { above = taken + above }
+            return
+        }
         let windowRows = min(terminal.rows ?? 24, shortestRows ?? .max)
         let budget = max(windowRows - 1 - capturedPartials, 1)
         let layout = currentLayout(budget: budget)
@@ -565,7 +597,9 @@ final class InteractiveOverlay: WaitAlertRenderer {
                     layout = nil
                 }
                 shown = fits + desired
-                above = collected.lines.map { TextSanitizer.keepingColors($0.text) } + printed
+                // What the batch printed happened before the program's lines still in the
+                // relay: each event took the lines written before it (`absorbCapturedLines`).
+                above = printed + collected.lines.map { TextSanitizer.keepingColors($0.text) }
             }
             let bytes = prefix + screen.show(shown, printingAbove: above)
             // What is on screen is recorded with the write that puts it there, under the lock the
@@ -748,10 +782,9 @@ final class InteractiveOverlay: WaitAlertRenderer {
         guard !stopped, guarding else { return }
         if !detached, !screen.isEmpty, !TerminalGuard.drawn.load(ordering: .sequentiallyConsistent) {
             // The stop erased the lines and put the terminal modes back: nothing of ours is on
-            // screen, and echo is on again.
-            detached = true
+            // screen, and echo is on again. Lines still waiting are printed as plain lines.
             inputBlocked = false
-            watchForForeground()
+            detach()
         }
         dirty = true
         flush(at: lastInstant)
@@ -849,6 +882,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
         else { return false }
         if stream == .standardOutput, !isStandardError || !Self.standardOutputIsStandardError() { return false }
         recordEndedRows()
+        absorbCapturedLines()
         for part in line.split(separator: "\n", omittingEmptySubsequences: false) {
             let styled = TextSanitizer.keepingColors(String(part))
             above.append((colors ? styled : TextSanitizer.line(String(part)), TextSanitizer.line(String(part))))
@@ -883,7 +917,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
             writeFrame([], [], taken.map(\.styled))
             if frameDropped { above = taken + above }
         }
-        if promptDriver == nil { releaseOutput() }
+        if !promptKeepsCapture { releaseOutput() }
         updateGuard()
     }
 
@@ -904,7 +938,10 @@ final class InteractiveOverlay: WaitAlertRenderer {
         let driver = TerminalPrompt(prompt, terminal: terminal, colors: colors) { [weak self] in
             self?.promptDriver = nil
             self?.resume()
+            self?.updateCapture()  // still suspended (`withAlertsSuspended`): the capture ends
         }
+        // Asked while the alerts are suspended, the program has its own descriptors and keeps them.
+        promptCaptures = suspensions == 0
         promptDriver = driver
         // The region makes way and gives the terminal guard to the prompt; the program's output
         // is still caught (or now is), and printed above the prompt.
@@ -918,15 +955,14 @@ final class InteractiveOverlay: WaitAlertRenderer {
     /// What waits to be printed above the prompt: the program's lines caught meanwhile, then log
     /// lines, final and record lines. Taken under the lock of the write that prints them.
     private func takeLinesAbovePrompt() -> (lines: [String], erased: Bool) {
-        var lines: [String] = []
+        var lines = above.map(\.styled)
         var erased = false
+        above = []
         if let relay {
             let collected = relay.collect(at: OutputRelay.now())
             erased = collected.erasedRegion
-            lines = collected.lines.map { TextSanitizer.keepingColors($0.text) }
+            lines += collected.lines.map { TextSanitizer.keepingColors($0.text) }
         }
-        lines += above.map(\.styled)
-        above = []
         return (lines, erased)
     }
 
@@ -943,7 +979,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
     private func updateCapture() {
         let shouldCapture =
             integration.capturesOutput && isStandardError && !stopped && !detached
-            && (promptDriver != nil || suspensions == 0 && (!running.isEmpty || !rows.isEmpty || !screen.isEmpty))
+            && (promptKeepsCapture || suspensions == 0 && (!running.isEmpty || !rows.isEmpty || !screen.isEmpty))
         if shouldCapture, relay == nil, let relay = OutputRelay.relay() {
             let wake: @Sendable () -> Void = { [weak self] in Task { @MainActor in self?.outputArrived() } }
             if relay.capture(wake: wake) { self.relay = relay }
@@ -1034,7 +1070,7 @@ final class InteractiveOverlay: WaitAlertRenderer {
                 if relay != nil { OutputRelay.followWindowSize() }  // resized before the handler was in place
             } else {
                 inputBlocked = false
-                if promptDriver == nil { releaseOutput() }
+                if !promptKeepsCapture { releaseOutput() }
                 TerminalGuard.deactivate()
             }
         }

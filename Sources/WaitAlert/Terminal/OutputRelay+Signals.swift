@@ -90,7 +90,6 @@ extension OutputRelay {
         }
         release(STDOUT_FILENO, controller: outputController.exchange(-1, ordering: .sequentiallyConsistent))
         release(STDERR_FILENO, controller: errorController.exchange(-1, ordering: .sequentiallyConsistent))
-        handOffAtEnd()
     }
 
     /// Puts the real `descriptor` back and writes what `controller` still holds to it,
@@ -120,6 +119,9 @@ extension OutputRelay {
         _ = outputController.load(ordering: .relaxed)
         _ = errorController.load(ordering: .relaxed)
         prepareHandOffForSignals()
+        _ = RawOutputSanitizer.maximumHeld
+        _ = TerminalGuard.guardedSignals
+        _ = crashSignals
         _ = signalContext.buffer
         _ = real(STDOUT_FILENO)
         _ = real(STDERR_FILENO)
@@ -170,6 +172,7 @@ extension OutputRelay {
     private static func handleCrash(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
         TerminalGuard.eraseIfDrawn()
         releaseFromSignal()
+        handOffAtEnd(fromSignal: true)
         TerminalGuard.TerminalModes.restore()
         if let index = crashSignals.firstIndex(of: signal), signalContext.installed[index] {
             sigaction(signal, &signalContext.savedActions[index], nil)
@@ -222,8 +225,17 @@ extension OutputRelay {
         return ioctl(device, UInt(TIOCSWINSZ), &size) == 0
     }
 
+    /// `fork` for a signal handler: the C library's `_Fork` (glibc 2.34 and later), which runs
+    /// no fork handlers and takes no lock of the C library's, so it cannot hang on a lock the
+    /// interrupted thread holds; `nil` where there is none, and then no relay process is forked
+    /// from a signal handler.
+    nonisolated(unsafe) private static var forkFromSignal: (@convention(c) () -> pid_t)?
+
     /// Makes what ``handOffAtEnd()`` reads before a signal handler can run it.
     fileprivate static func prepareHandOffForSignals() {
+        if forkFromSignal == nil, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_Fork") {
+            forkFromSignal = unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
+        }
         _ = handedOff.load(ordering: .relaxed)
         _ = handOffOutputController.load(ordering: .relaxed)
         _ = handOffOutputDevice.load(ordering: .relaxed)
@@ -250,9 +262,15 @@ extension OutputRelay {
     /// in the background with `&`), a relay process takes the pseudo-terminals over and copies
     /// what they write to the terminal, as it is, until the last of them closes it — so they
     /// keep a working output after the program has gone, as without the capture. Nothing is
-    /// left behind when no such process remains. Async-signal-safe (for the signal and crash
-    /// paths): the relay process is forked and runs only system calls on memory made before.
-    static func handOffAtEnd() {
+    /// left behind when no such process remains. The relay process runs only system calls on
+    /// memory made before, with no signal blocked.
+    ///
+    /// - Parameter fromSignal: whether a signal handler calls it, for a signal that ends the
+    ///   program: the relay process is then forked with `_Fork`, or not at all where the C
+    ///   library has none. Async-signal-safe then.
+    static func handOffAtEnd(fromSignal: Bool = false) {
+        let forkFromSignal = forkFromSignal
+        guard !fromSignal || forkFromSignal != nil else { return }
         guard !handedOff.exchange(true, ordering: .sequentiallyConsistent) else { return }
         var channels = (
             pollfd(
@@ -279,9 +297,13 @@ extension OutputRelay {
             return copyWhileHeld(fds)
         }
         guard held else { return }
-        guard fork() == 0 else { return }
-        // The relay process: default signal handling, none of the program's descriptors but
-        // the terminal's and the controllers.
+        let child = fromSignal ? forkFromSignal?() ?? -1 : fork()
+        guard child == 0 else { return }
+        // The relay process: no signal blocked (a handler's mask is inherited), default signal
+        // handling, none of the program's descriptors but the terminal's and the controllers.
+        var none = sigset_t()
+        sigemptyset(&none)
+        sigprocmask(SIG_SETMASK, &none, nil)
         var defaultAction = sigaction()
         sigemptyset(&defaultAction.sa_mask)  // SIG_DFL
         for signal in TerminalGuard.guardedSignals { sigaction(signal, &defaultAction, nil) }

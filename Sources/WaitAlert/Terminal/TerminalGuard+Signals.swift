@@ -68,6 +68,17 @@ extension TerminalGuard {
         state.handlesSignals = true
     }
 
+    /// Whether `signal`'s disposition before the guard was the default, which ends the program
+    /// for the signals that reach the default branch. Async-signal-safe.
+    private static func endsProgram(_ signal: Int32) -> Bool {
+        guard let index = guardedSignals.firstIndex(of: signal) else { return false }
+        #if canImport(Glibc)
+            return unsafeBitCast(context.savedActions[index].__sigaction_handler.sa_handler, to: Int.self) == 0
+        #else
+            return unsafeBitCast(context.savedActions[index].__sigaction_u.__sa_handler, to: Int.self) == 0
+        #endif
+    }
+
     private static func isIgnored(_ action: sigaction) -> Bool {
         #if canImport(Glibc)
             unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
@@ -98,6 +109,7 @@ extension TerminalGuard {
             ProcessGroupGuard.killFromSignal()
             restoreFromSignal()
             OutputRelay.releaseFromSignal()
+            OutputRelay.handOffAtEnd(fromSignal: true)
             _exit(130)
         case SIGINT:
             ProcessGroupGuard.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
@@ -128,6 +140,8 @@ extension TerminalGuard {
             ProcessGroupGuard.killFromSignal()
             restoreFromSignal()
             OutputRelay.releaseFromSignal()
+            // Only when the signal ends the program: one the program handles itself may not.
+            if endsProgram(signal) { OutputRelay.handOffAtEnd(fromSignal: true) }
             putBack(signal)
             raise(signal)  // delivered with the previous disposition once this handler returns
         }

@@ -120,10 +120,13 @@ final class TerminalPrompt {
         #else
             let insert = UInt(0x8001_7472)  // TIOCSTI: _IOW('t', 114, char)
         #endif
+        defer { typeAhead = [] }
+        // A question that ends in the background (a timeout after `bg`) leaves the shell's input
+        // alone.
+        guard TerminalGuard.isForeground(STDIN_FILENO) else { return }
         for var byte in typeAhead {
             guard ioctl(STDIN_FILENO, insert, &byte) == 0 else { break }
         }
-        typeAhead = []
     }
 
     /// After Ctrl-Z and `fg`: the stop gave the terminal back and erased the prompt.
@@ -225,6 +228,7 @@ final class TerminalPrompt {
     /// after a Ctrl-C that cancelled an alert's work.
     private func recordCancellationByUser() {
         ProcessGroupGuard.cancellingSignal.store(SIGINT, ordering: .sequentiallyConsistent)
+        ShownErrors.record(CancellationError(), signal: SIGINT)
     }
 
     /// Ctrl-Z: the terminal is given back, the prompt erased, and the program stops; `fg` draws

@@ -1,4 +1,10 @@
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import WaitAlert
 import WaitAlertTesting
 
@@ -67,5 +73,27 @@ struct WaitAlertExitTests {
             #expect(error is WaitAlertTimeoutError)
             #expect(WaitAlertExit.status(for: error) == 124)
         }
+    }
+}
+
+/// The signal an exit status reports is the one recorded with the error, not whatever signal
+/// cancelled some earlier work.
+struct ShownErrorsTests {
+    struct Failure: Error, CustomStringConvertible {
+        var id: Int
+        var description: String { "failure \(id)" }
+    }
+
+    @Test func eachErrorKeepsTheSignalThatCancelledItsWork() {
+        ShownErrors.record(Failure(id: 100), signal: SIGINT)
+        ShownErrors.record(Failure(id: 101), signal: 0)
+        #expect(WaitAlertExit.status(for: Failure(id: 100)) == 130)
+        #expect(WaitAlertExit.status(for: Failure(id: 101)) == 1, "a later failure no signal caused")
+    }
+
+    @Test func aNewerRecordOfAnEqualErrorReplacesTheOlder() {
+        ShownErrors.record(Failure(id: 102), signal: SIGTERM)
+        ShownErrors.record(Failure(id: 102), signal: 0)
+        #expect(WaitAlertExit.status(for: Failure(id: 102)) == 1)
     }
 }
