@@ -17,9 +17,12 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources",
 
 # Arrows run downward: API is the composition root; Process, Text and Timeline are the floor.
 ALLOWED = {
-    "API": {"Presentation", "Prompting", "Reporting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
+    "API": {
+        "Presentation", "Prompting", "Reporting", "Rendering", "Overlay", "Terminal", "Text", "Timeline", "Process",
+    },
     "Presentation": {"Prompting", "Reporting", "Rendering", "Timeline", "Process"},
-    "Terminal": {"Prompting", "Rendering", "Text", "Timeline", "Process"},
+    "Overlay": {"Prompting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
+    "Terminal": {"Text", "Process"},
     "Prompting": {"Text"},
     "Rendering": {"Prompting", "Text", "Timeline"},
     "Reporting": {"Timeline", "Process"},

@@ -98,6 +98,9 @@ final class OutputRelay: Sendable {
         var waitingBytes = 0
         /// Whether the overlay collects (a capture is on) and how the relay wakes it.
         var wake: (@Sendable () -> Void)?
+        /// What erases the overlay's lines, from the row the cursor rests on and so many rows
+        /// above it: the overlay's own vocabulary, handed with the capture.
+        var eraseRegion: (@Sendable (_ rowsAboveCursor: Int) -> String)?
         /// Whether the overlay was already woken and has not collected since.
         var woken = false
         var erasedRegion = false
@@ -150,7 +153,9 @@ final class OutputRelay: Sendable {
     /// Starts capturing standard error (the overlay's terminal, `real`) and standard output when
     /// it is the same terminal; `wake` is called, on the relay thread, when output waits.
     /// Returns whether anything is captured.
-    func capture(wake: @escaping @Sendable () -> Void) -> Bool {
+    func capture(
+        wake: @escaping @Sendable () -> Void, eraseRegion: @escaping @Sendable (_ rowsAboveCursor: Int) -> String
+    ) -> Bool {
         // No stdio stream is flushed here: a flush locks every stream, standard input too, which
         // a thread waiting in `readLine()` holds. What a stream still buffers goes out through
         // whichever descriptor it finds when it is flushed, in order with the rest.
@@ -175,6 +180,7 @@ final class OutputRelay: Sendable {
             }
             guard !state.capturedStreams.isEmpty else { return false }
             state.wake = wake
+            state.eraseRegion = eraseRegion
             state.woken = false
             OutputRelay.holdCrashHandlers()
             return true
@@ -337,7 +343,7 @@ final class OutputRelay: Sendable {
                 if TerminalGuard.drawn.exchange(false, ordering: .sequentiallyConsistent) {
                     // From the first row drawn: a prompt's cursor rests in its field, below it.
                     let above = TerminalGuard.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent)
-                    out = "\r" + OverlayScreen.up(above) + OverlayScreen.eraseFromCursorRow
+                    out = state.eraseRegion?(above) ?? ""
                     state.erasedRegion = true
                     erased = true
                     TerminalGuard.erasedByRelay.store(true, ordering: .sequentiallyConsistent)

@@ -17,6 +17,7 @@ extension TerminalGuard {
         _ = rowsAboveCursor.load(ordering: .relaxed)  // a handler never runs lazy initialisation
         _ = pasteBracketed.load(ordering: .relaxed)
         _ = stops.load(ordering: .relaxed)
+        _ = clearTaskbarCount.load(ordering: .relaxed)
         _ = ProcessGroupGuard.group.load(ordering: .relaxed)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }

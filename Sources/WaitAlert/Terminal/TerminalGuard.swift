@@ -82,14 +82,25 @@ enum TerminalGuard {
             buffer.copyBytes(from: bytes)
             return buffer
         }()
-        /// Clears the taskbar progress (`OSC 9;4;0`).
+        /// Clears the taskbar progress, as the overlay that shows it says
+        /// (``prepareTaskbarClear(_:)``): ``clearTaskbarCount`` bytes.
+        let clearTaskbar = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+    }
 
-        let clearTaskbar: UnsafeMutableRawBufferPointer = {
-            let bytes = Array(TaskbarProgress.State.cleared.sequence.utf8)
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-            buffer.copyBytes(from: bytes)
-            return buffer
-        }()
+    /// How many bytes of ``SignalContext/clearTaskbar`` clear the taskbar; 0 until an overlay
+    /// that shows a taskbar progress said how.
+    static let clearTaskbarCount = Atomic<Int>(0)
+
+    /// Takes the bytes that clear the taskbar progress an overlay shows, for every end to write
+    /// while ``taskbarShown`` is set. Called before the overlay first shows a taskbar progress.
+    static func prepareTaskbarClear(_ bytes: [UInt8]) {
+        state.withLock { _ in
+            guard clearTaskbarCount.load(ordering: .sequentiallyConsistent) == 0,
+                bytes.count <= context.clearTaskbar.count
+            else { return }
+            UnsafeMutableRawBufferPointer(rebasing: context.clearTaskbar[..<bytes.count]).copyBytes(from: bytes)
+            clearTaskbarCount.store(bytes.count, ordering: .sequentiallyConsistent)
+        }
     }
 
     // Read by the signal handlers, so no dynamic exclusivity bookkeeping: its pointers never
@@ -307,7 +318,9 @@ enum TerminalGuard {
         guard output >= 0, isForeground(output) else { return }
         if endsPaste { _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.endPaste), to: output) }
         if clearsTaskbar {
-            _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.clearTaskbar), to: output)
+            let count = clearTaskbarCount.load(ordering: .sequentiallyConsistent)
+            _ = WaitAlertStandardError.writeAll(
+                UnsafeRawBufferPointer(rebasing: context.clearTaskbar[..<count]), to: output)
         }
         if erases {
             for _ in 0..<min(rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent), 64) {

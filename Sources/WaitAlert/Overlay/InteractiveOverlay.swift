@@ -157,6 +157,9 @@ final class InteractiveOverlay: WaitAlertRenderer {
         self.unicode = Self.localeIsUTF8(environmentVariables(["LC_ALL", "LC_CTYPE", "LANG"]))
         self.screen.columns = terminal.columns ?? 80
         if isStandardError { TerminalGuard.installExitHook() }
+        if isStandardError, taskbar {
+            TerminalGuard.prepareTaskbarClear(Array(TaskbarProgress.State.cleared.sequence.utf8))
+        }
     }
 
     var wantsFrames: Bool { true }
@@ -982,7 +985,8 @@ final class InteractiveOverlay: WaitAlertRenderer {
             && (promptKeepsCapture || suspensions == 0 && (!running.isEmpty || !rows.isEmpty || !screen.isEmpty))
         if shouldCapture, relay == nil, let relay = OutputRelay.relay() {
             let wake: @Sendable () -> Void = { [weak self] in Task { @MainActor in self?.outputArrived() } }
-            if relay.capture(wake: wake) { self.relay = relay }
+            let erase: @Sendable (Int) -> String = { "\r" + OverlayScreen.up($0) + OverlayScreen.eraseFromCursorRow }
+            if relay.capture(wake: wake, eraseRegion: erase) { self.relay = relay }
         } else if !shouldCapture {
             releaseOutput()
         }
