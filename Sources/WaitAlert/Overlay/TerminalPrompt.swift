@@ -64,13 +64,8 @@ final class TerminalPrompt {
     /// Whether standard input is the terminal standard error is, with this process in its
     /// foreground: where a prompt can read keys.
     static func canAsk() -> Bool {
-        let error = OutputRelay.real(STDERR_FILENO)
-        var input = stat()
-        var output = stat()
-        guard isatty(STDIN_FILENO) == 1, isatty(error) == 1, tcgetpgrp(STDIN_FILENO) == getpgrp(),
-            fstat(STDIN_FILENO, &input) == 0, fstat(error, &output) == 0
-        else { return false }
-        return input.st_rdev == output.st_rdev
+        isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) == getpgrp()
+            && Platform.isSameTerminal(STDIN_FILENO, OutputRelay.real(STDERR_FILENO))
     }
 
     /// Takes the keyboard and draws the prompt.

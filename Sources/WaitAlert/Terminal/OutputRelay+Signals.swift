@@ -204,25 +204,21 @@ extension OutputRelay {
     /// and may have asked for the size before the pseudo-terminal had it, asks again and gets
     /// the new one. Async-signal-safe.
     static func followWindowSize() {
-        var size = winsize()
-        guard ioctl(real(STDERR_FILENO), UInt(TIOCGWINSZ), &size) == 0 else { return }
+        guard let size = Platform.windowSize(of: real(STDERR_FILENO)) else { return }
         var changed = false
         if outputController.load(ordering: .sequentiallyConsistent) >= 0 {
-            changed = resize(handOffOutputDevice.load(ordering: .sequentiallyConsistent), to: &size) || changed
+            changed = resize(handOffOutputDevice.load(ordering: .sequentiallyConsistent), to: size) || changed
         }
         if errorController.load(ordering: .sequentiallyConsistent) >= 0 {
-            changed = resize(handOffErrorDevice.load(ordering: .sequentiallyConsistent), to: &size) || changed
+            changed = resize(handOffErrorDevice.load(ordering: .sequentiallyConsistent), to: size) || changed
         }
         if changed { kill(0, SIGWINCH) }
     }
 
     /// Gives `device` the window size `size` unless it has it; returns whether it changed.
-    private static func resize(_ device: Int32, to size: inout winsize) -> Bool {
-        var current = winsize()
-        guard device >= 0, ioctl(device, UInt(TIOCGWINSZ), &current) == 0,
-            current.ws_row != size.ws_row || current.ws_col != size.ws_col
-        else { return false }
-        return ioctl(device, UInt(TIOCSWINSZ), &size) == 0
+    private static func resize(_ device: Int32, to size: (columns: UInt16, rows: UInt16)) -> Bool {
+        guard device >= 0, let current = Platform.windowSize(of: device), current != size else { return false }
+        return Platform.setWindowSize(size, of: device)
     }
 
     /// `fork` for a signal handler: the C library's `_Fork` (glibc 2.34 and later), which runs

@@ -66,11 +66,8 @@ extension TerminalGuard {
         /// Standard input, when it is the same terminal device as `output` and this process group
         /// is its foreground (a background job never touches the modes of the program in front).
         private static func foregroundInput(sameAs output: Int32) -> Int32? {
-            guard output >= 0, isatty(STDIN_FILENO) == 1, tcgetpgrp(STDIN_FILENO) == getpgrp() else { return nil }
-            var inputStat = stat()
-            var outputStat = stat()
-            guard fstat(STDIN_FILENO, &inputStat) == 0, fstat(output, &outputStat) == 0,
-                inputStat.st_rdev == outputStat.st_rdev
+            guard output >= 0, isatty(STDIN_FILENO) == 1, tcgetpgrp(STDIN_FILENO) == getpgrp(),
+                Platform.isSameTerminal(STDIN_FILENO, output)
             else { return nil }
             return STDIN_FILENO
         }

@@ -97,23 +97,8 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
         }
     #endif
 
-    /// Writes every byte, retrying after `EINTR` and partial writes, and waiting up to a second
-    /// for a non-blocking descriptor to accept more (`EAGAIN`). Async-signal-safe.
+    /// Writes every byte (``Platform/writeAll(_:to:)``). Async-signal-safe.
     static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                guard poll(&ready, 1, 1000) > 0 else { return false }
-            } else {
-                return false
-            }
-        }
-        return true
+        Platform.writeAll(buffer, to: descriptor)
     }
 }
