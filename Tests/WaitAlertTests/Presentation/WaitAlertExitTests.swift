@@ -1,12 +1,12 @@
 import Testing
+import WaitAlert
+import WaitAlertTesting
 
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import WaitAlert
-import WaitAlertTesting
 
 /// `WaitAlertExit.status(for:)`: the status a program exits with after an error its alerts have
 /// shown, and `nil` for one they have not.
