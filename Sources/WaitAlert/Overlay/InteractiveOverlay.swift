@@ -16,7 +16,7 @@ import Dispatch
 /// `render` and `log` feed the region; `flush` asks it for the lines above and the region's
 /// lines within the terminal's height, and draws them in one write (``OverlayScreen``).
 @MainActor
-final class InteractiveOverlay: WaitAlertRenderer {
+final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     typealias Key = OverlayScreen.Key
 
     let terminal: any WaitAlertTerminal
