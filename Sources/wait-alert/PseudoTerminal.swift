@@ -1,3 +1,5 @@
+import WaitAlert
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,8 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-import WaitAlert
 
 /// A pseudo-terminal for the command's output: the command writes to the slave, `wait-alert`
 /// reads the master. Neither becomes anyone's controlling terminal (`O_NOCTTY`).

@@ -21,7 +21,10 @@ extension InteractiveOverlay {
         if shouldCapture, relay == nil, let relay = OutputRelay.relay() {
             let wake: @Sendable () -> Void = { [weak self] in Task { @MainActor in self?.outputArrived() } }
             let erase: @Sendable (Int) -> String = { "\r" + OverlayScreen.up($0) + OverlayScreen.eraseFromCursorRow }
-            if relay.capture(wake: wake, eraseRegion: erase) { self.relay = relay }
+            if relay.capture(wake: wake, eraseRegion: erase) {
+                self.relay = relay
+                TerminalGuard.holdCrashHandlers()  // a crash gives the descriptors back
+            }
         } else if !shouldCapture {
             releaseOutput()
         }
@@ -32,11 +35,12 @@ extension InteractiveOverlay {
         guard let relay else { return }
         self.relay = nil
         capturedPartials = 0
+        defer { TerminalGuard.dropCrashHandlers() }
         if relay.release() {
             // The relay printed over the lines and they were not drawn since: the next draw
             // draws them afresh, and records them as drawn again.
             screen.markErased(cursorShown: false)
-            TerminalGuard.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
             dirty = true
         }
     }

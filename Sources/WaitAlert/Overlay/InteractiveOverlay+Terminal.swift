@@ -68,7 +68,7 @@ extension InteractiveOverlay {
     /// background nothing is drawn until the program is brought back.
     func terminalDidResume() {
         guard !stopped, guarding else { return }
-        if !region.isDetached, !screen.isEmpty, !TerminalGuard.drawn.load(ordering: .sequentiallyConsistent) {
+        if !region.isDetached, !screen.isEmpty, !TerminalOutput.drawn.load(ordering: .sequentiallyConsistent) {
             // The stop erased the lines and put the terminal modes back: nothing of ours is on
             // screen, and echo is on again. Lines still waiting are printed as plain lines.
             inputBlocked = false

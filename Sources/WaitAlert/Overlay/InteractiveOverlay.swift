@@ -19,8 +19,23 @@ import Dispatch
 final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     typealias Key = OverlayScreen.Key
 
+    /// Whether final lines stay, or linger and fade in the region.
+    enum Ending {
+        case persistent, transient
+    }
+
+    /// What the overlay does to the process around it while it shows something (see
+    /// ``TerminalOverlay/ProcessIntegration``).
+    struct Integration {
+        var handlesSignals = true
+        var blocksInput = true
+        var capturesOutput = true
+
+        static let none = Integration(handlesSignals: false, blocksInput: false, capturesOutput: false)
+    }
+
     let terminal: any WaitAlertTerminal
-    let integration: TerminalOverlay.ProcessIntegration
+    let integration: Integration
     /// Whether the overlay draws on the process's standard error, which the terminal guard protects.
     let isStandardError: Bool
     let colors: Bool
@@ -63,8 +78,8 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     var foregroundWatch: (any DispatchSourceTimer)?
 
     init(
-        terminal: any WaitAlertTerminal, ending: TerminalOverlay.Ending, colors: Bool,
-        integration: TerminalOverlay.ProcessIntegration, failureLogLines: Int = 5, taskbar: Bool = false
+        terminal: any WaitAlertTerminal, ending: Ending, colors: Bool, integration: Integration,
+        failureLogLines: Int = 5, taskbar: Bool = false
     ) {
         self.terminal = terminal
         self.integration = integration
@@ -271,8 +286,8 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             // What is on screen is recorded with the write that puts it there, under the lock the
             // relay prints under: it erases these lines before printing over them, and whatever
             // ends the program now erases them too.
-            TerminalGuard.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-            TerminalGuard.drawn.store(guarding && !screen.isEmpty, ordering: .sequentiallyConsistent)
+            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            TerminalOutput.drawn.store(guarding && !screen.isEmpty, ordering: .sequentiallyConsistent)
             return bytes
         }
         if !written {

@@ -111,8 +111,12 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]
             let taskbar = (isStandardError || taskbar != .auto) ? taskbar : .off
             let overlay = InteractiveOverlay(
-                terminal: terminal, ending: ending, colors: colors.usesColor(interactive: true),
-                integration: integration, failureLogLines: failureLogLines,
+                terminal: terminal, ending: ending == .persistent ? .persistent : .transient,
+                colors: colors.usesColor(interactive: true),
+                integration: InteractiveOverlay.Integration(
+                    handlesSignals: integration.handlesSignals, blocksInput: integration.blocksInput,
+                    capturesOutput: integration.capturesOutput),
+                failureLogLines: failureLogLines,
                 taskbar: taskbar.isEnabled(environment: environment, isInteractive: true))
             interactive = overlay
             output = overlay

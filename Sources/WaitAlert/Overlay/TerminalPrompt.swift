@@ -118,7 +118,7 @@ final class TerminalPrompt {
         defer { typeAhead = [] }
         // A question that ends in the background (a timeout after `bg`) leaves the shell's input
         // alone.
-        guard TerminalGuard.isForeground(STDIN_FILENO) else { return }
+        guard Platform.isForeground(STDIN_FILENO) else { return }
         for var byte in typeAhead {
             guard ioctl(STDIN_FILENO, insert, &byte) == 0 else { break }
         }
@@ -126,7 +126,7 @@ final class TerminalPrompt {
 
     /// After Ctrl-Z and `fg`: the stop gave the terminal back and erased the prompt.
     private func resumeAfterStop() {
-        guard !finished, TerminalGuard.isForeground(STDIN_FILENO) else { return }
+        guard !finished, Platform.isForeground(STDIN_FILENO) else { return }
         drawnRows = 0
         cursorRow = 0
         enterRawMode()
@@ -274,9 +274,9 @@ final class TerminalPrompt {
             drawnRows = lines.count
             // Recorded with the write that draws it, under the lock the relay prints under: an
             // abrupt end, or the relay printing over it, erases from the prompt's first row.
-            TerminalGuard.drawn.store(true, ordering: .sequentiallyConsistent)
-            TerminalGuard.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-            TerminalGuard.rowsAboveCursor.store(cursorRow, ordering: .sequentiallyConsistent)
+            TerminalOutput.drawn.store(true, ordering: .sequentiallyConsistent)
+            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            TerminalOutput.rowsAboveCursor.store(cursorRow, ordering: .sequentiallyConsistent)
             return Array(out.utf8)
         }
     }
@@ -315,7 +315,7 @@ final class TerminalPrompt {
     }
 
     private func erase() {
-        TerminalGuard.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
+        TerminalOutput.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
         write(eraseSequence())
         drawnRows = 0
         cursorRow = 0
@@ -414,8 +414,8 @@ final class TerminalPrompt {
             var out = eraseSequence() + "\u{1B}[?2004l" + OverlayScreen.showCursor
             for line in above.lines { out += "\r" + line + OverlayScreen.eraseLine + "\r\n" }
             if !record.isEmpty { out += TextSanitizer.line(record) + "\r\n" }
-            TerminalGuard.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
-            TerminalGuard.drawn.store(false, ordering: .sequentiallyConsistent)
+            TerminalOutput.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
+            TerminalOutput.drawn.store(false, ordering: .sequentiallyConsistent)
             return Array(out.utf8)
         }
         drawnRows = 0

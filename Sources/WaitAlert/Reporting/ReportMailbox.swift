@@ -94,7 +94,7 @@ final class ReportMailbox: Sendable {
         mutating func scheduleWake(_ mailbox: ReportMailbox) {
             guard wake == nil, let scheduled = wakes?.scheduled else { return }
             wake = Task { @MainActor in scheduled() }
-            PendingWakes.insert(mailbox)
+            PendingWakes.insert(ObjectIdentifier(mailbox), order: mailbox.sequence) { mailbox.applyNowIfOnMainActor() }
         }
     }
 
@@ -284,7 +284,7 @@ final class ReportMailbox: Sendable {
             if batch.progressChanged { batch.progress = state.progress }
             return (batch, state.backlogWaiters)
         }
-        if byWake { PendingWakes.remove(self) }
+        if byWake { PendingWakes.remove(ObjectIdentifier(self)) }
         waiters.forEach { $0.signal() }
         return batch
     }

@@ -165,7 +165,9 @@ final class OutputRelay: Sendable {
             let terminal = Platform.terminalDevice(of: STDERR_FILENO)
             for channel in state.channels {
                 let descriptor = Int32(channel.stream.rawValue)
-                guard isatty(descriptor) == 1, let terminal, Platform.terminalDevice(of: descriptor) == terminal else { continue }
+                guard isatty(descriptor) == 1, let terminal, Platform.terminalDevice(of: descriptor) == terminal else {
+                    continue
+                }
                 Self.copyModes(from: descriptor, to: channel.device)
                 // The real descriptor is published before the switch: a write that reads it in
                 // between reaches the terminal either way.
@@ -182,7 +184,6 @@ final class OutputRelay: Sendable {
             state.wake = wake
             state.eraseRegion = eraseRegion
             state.woken = false
-            OutputRelay.holdCrashHandlers()
             return true
         }
     }
@@ -202,7 +203,6 @@ final class OutputRelay: Sendable {
                 _ = dup2(Self.real(Int32(stream.rawValue)), Int32(stream.rawValue))
                 Self.publishReal(-1, of: stream)
             }
-            OutputRelay.dropCrashHandlers()
             drain(&state, at: Platform.monotonicNow())
             // In the order written: consecutive lines of one stream in one write.
             var writes: [(stream: Stream, bytes: [UInt8])] = []
@@ -226,7 +226,7 @@ final class OutputRelay: Sendable {
             state.erasedRegion = false
             state.capturedStreams = []
             for (stream, bytes) in writes where !bytes.isEmpty {
-                _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: Int32(stream.rawValue)) }
+                _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: Int32(stream.rawValue)) }
             }
             return erasedRegion
         }
@@ -283,7 +283,7 @@ final class OutputRelay: Sendable {
             }
             // With nothing on screen the lines go out at once; otherwise the overlay prints them
             // above its lines, unless too many wait for it.
-            if !TerminalGuard.drawn.load(ordering: .sequentiallyConsistent)
+            if !TerminalOutput.drawn.load(ordering: .sequentiallyConsistent)
                 || state.withLock({ $0.waitingBytes > Self.backlogLimit })
             {
                 if printBacklog() { wakeOverlay() }  // to draw the lines it erased again
@@ -307,7 +307,7 @@ final class OutputRelay: Sendable {
                 guard count > 0 else { break }
                 let bytes = state.buffer[..<count]
                 guard state.wake != nil, state.capturedStreams.contains(channel.stream) else {
-                    _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: channel.real) }
+                    _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: channel.real) }
                     continue
                 }
                 Self.keepUnprinted(bytes)
@@ -329,25 +329,25 @@ final class OutputRelay: Sendable {
     ///
     /// - Returns: whether it erased the overlay's lines.
     private func printBacklog() -> Bool {
-        TerminalGuard.state.withLock { _ in
+        TerminalOutput.lock.withLock { _ in
             state.withLock { state -> Bool in
                 guard state.wake != nil, !state.waiting.isEmpty else { return false }
-                TerminalGuard.writesInFlight.add(1, ordering: .sequentiallyConsistent)
-                defer { TerminalGuard.writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
-                guard !TerminalGuard.quieted.load(ordering: .sequentiallyConsistent) else { return false }
+                TerminalOutput.writesInFlight.add(1, ordering: .sequentiallyConsistent)
+                defer { TerminalOutput.writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+                guard !TerminalOutput.quieted.load(ordering: .sequentiallyConsistent) else { return false }
                 var out = ""
                 var erased = false
-                if TerminalGuard.drawn.exchange(false, ordering: .sequentiallyConsistent) {
+                if TerminalOutput.drawn.exchange(false, ordering: .sequentiallyConsistent) {
                     // From the first row drawn: a prompt's cursor rests in its field, below it.
-                    let above = TerminalGuard.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent)
+                    let above = TerminalOutput.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent)
                     out = state.eraseRegion?(above) ?? ""
                     state.erasedRegion = true
                     erased = true
-                    TerminalGuard.erasedByRelay.store(true, ordering: .sequentiallyConsistent)
+                    TerminalOutput.erasedByRelay.store(true, ordering: .sequentiallyConsistent)
                 }
                 for line in state.waiting { out += TextSanitizer.keepingColors(line.text) + "\r\n" }
                 let bytes = Array(out.utf8)
-                _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: Self.real(STDERR_FILENO)) }
+                _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: Self.real(STDERR_FILENO)) }
                 state.waiting = []
                 Self.printedAll(keeping: state.unfinishedBytes)
                 state.waitingBytes = 0

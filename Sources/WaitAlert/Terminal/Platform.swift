@@ -18,7 +18,7 @@ package enum Platform {
     ) -> Bool {
         var offset = 0
         while offset < buffer.count {
-            let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             if written > 0 {
                 offset += written
             } else if written < 0, errno == EINTR {
@@ -34,7 +34,8 @@ package enum Platform {
     }
 
     /// ``writeAll(_:to:patience:)`` for bytes in an array.
-    package static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, patience: Int32 = 1000) -> Bool {
+    package static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, patience: Int32 = 1000) -> Bool
+    {
         Array(bytes).withUnsafeBytes { writeAll($0, to: descriptor, patience: patience) }
     }
 
@@ -56,6 +57,14 @@ package enum Platform {
     package static func isSameTerminal(_ first: Int32, _ second: Int32) -> Bool {
         guard let device = terminalDevice(of: first) else { return false }
         return terminalDevice(of: second) == device
+    }
+
+    /// Whether this process's group is the foreground process group of the terminal `descriptor`
+    /// (or the descriptor is not this process's controlling terminal, so no job control applies
+    /// to it). Async-signal-safe.
+    package static func isForeground(_ descriptor: Int32) -> Bool {
+        let foreground = tcgetpgrp(descriptor)
+        return foreground < 0 || foreground == getpgrp()
     }
 
     /// The window size of the terminal `descriptor`, or `nil` when it is not one.

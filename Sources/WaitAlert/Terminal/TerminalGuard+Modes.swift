@@ -57,7 +57,7 @@ extension TerminalGuard {
         static func restore() {
             readers.add(1, ordering: .sequentiallyConsistent)
             let descriptor = input.exchange(-1, ordering: .sequentiallyConsistent)
-            if descriptor >= 0, isForeground(descriptor) {
+            if descriptor >= 0, Platform.isForeground(descriptor) {
                 _ = tcsetattr(descriptor, TCSANOW, context.savedModes)
             }
             readers.subtract(1, ordering: .sequentiallyConsistent)
