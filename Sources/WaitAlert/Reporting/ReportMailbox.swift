@@ -37,19 +37,7 @@ final class ReportMailbox: Sendable {
     }
 
     /// How far the work has gone, as last reported.
-    @usableFromInline
-    struct Progress: Sendable {
-        @usableFromInline var completed: Int
-        @usableFromInline var total: Int?
-        @usableFromInline var unit: WaitAlertProgressUnit
-
-        @usableFromInline
-        init(completed: Int, total: Int?, unit: WaitAlertProgressUnit) {
-            self.completed = completed
-            self.total = total
-            self.unit = unit
-        }
-    }
+    @usableFromInline typealias Progress = ReportedProgress
 
     @usableFromInline
     struct State {
