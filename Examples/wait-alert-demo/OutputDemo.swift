@@ -82,7 +82,8 @@ enum OutputDemo {
                 let script = """
                     import os, signal, time
                     def changed(signal, frame):
-                        print("size %d %d" % tuple(os.get_terminal_size(1)), flush=True)
+                        # os.write, not print: a second signal may come while the first is handled.
+                        os.write(1, b"size %d %d\\n" % tuple(os.get_terminal_size(1)))
                     signal.signal(signal.SIGWINCH, changed)
                     print("watching", flush=True)
                     time.sleep(4)
