@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Check that the folders of Sources/WaitAlert depend on each other only downward.
+"""Check that the folders of Sources/WaitAlert depend on each other only downward, and their files
+too.
 
 Each folder is a layer. A folder depends on another when one of its files names a type, a free
 function or a global declared at the top level of a file in the other folder (comments and
 string literals do not count). The script prints the graph it found and fails when an edge is not
 in ALLOWED, or when the graph has a cycle.
+
+Files are checked the same way: a type's files (`Type.swift` and its extensions `Type+Concern.swift`)
+are one unit, and no two units may name each other's declarations, directly or through others.
 
 Usage: .ci/check-layers.py
 """
@@ -17,9 +21,12 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources",
 
 # Arrows run downward: API is the composition root; Process, Text and Timeline are the floor.
 ALLOWED = {
-    "API": {"Presentation", "Prompting", "Reporting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
+    "API": {
+        "Presentation", "Prompting", "Reporting", "Rendering", "Overlay", "Terminal", "Text", "Timeline", "Process",
+    },
     "Presentation": {"Prompting", "Reporting", "Rendering", "Timeline", "Process"},
-    "Terminal": {"Prompting", "Rendering", "Text", "Timeline", "Process"},
+    "Overlay": {"Prompting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
+    "Terminal": {"Text", "Process"},
     "Prompting": {"Text"},
     "Rendering": {"Prompting", "Text", "Timeline"},
     "Reporting": {"Timeline", "Process"},
@@ -62,6 +69,57 @@ def acyclic(graph):
     return all(visit(node) for node in graph)
 
 
+def unit(name):
+    """The unit a file belongs to: its type, for `Type.swift` and `Type+Concern.swift`."""
+    return name[: -len(".swift")].split("+")[0]
+
+
+def file_cycles(files):
+    """The loops between units (a type's files) that name each other's top-level declarations."""
+    declared = {}
+    sources = {}
+    for entries in files.values():
+        for name, source in entries:
+            sources.setdefault(unit(name), []).append(source)
+            for match in DECLARATION.finditer(source):
+                if "private" not in match.group(1):
+                    declared.setdefault(match.group(2), unit(name))
+    graph = {}
+    for node, texts in sources.items():
+        names = set()
+        for text in texts:
+            names |= set(re.findall(r"\b[A-Za-z_]\w*\b", text))
+        graph[node] = sorted({declared[n] for n in names if n in declared and declared[n] != node})
+    # Tarjan's strongly connected components.
+    index, low, stack, on_stack, cycles = {}, {}, [], set(), []
+
+    def connect(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in graph.get(node, ()):
+            if other not in index:
+                connect(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                cycles.append(" <-> ".join(sorted(component)))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return cycles
+
+
 def main():
     folders = sorted(d for d in os.listdir(ROOT) if os.path.isdir(os.path.join(ROOT, d)) and not d.endswith(".docc"))
     unknown = [f for f in folders if f not in ALLOWED]
@@ -99,6 +157,9 @@ def main():
     if not acyclic(ALLOWED):
         print("error: the allowed layers have a cycle")
         failed = True
+    for cycle in file_cycles(files):
+        failed = True
+        print(f"  error: files name each other in a loop: {cycle}")
     if failed:
         return 1
     print("layers: every arrow runs downward")

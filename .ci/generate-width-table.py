@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate Sources/WaitAlert/Terminal/Text/DisplayWidth+Table.swift.
+"""Generate Sources/WaitAlert/Text/DisplayWidth+Table.swift.
 
 The table lists the code points a terminal draws two cells wide (East Asian Width W and F),
 as sorted, merged ranges. The data comes from the newest source available:
@@ -16,7 +16,7 @@ import unicodedata
 
 DEFAULT_OUTPUT = os.path.join(
     os.path.dirname(os.path.abspath(__file__)),
-    "..", "Sources", "WaitAlert", "Terminal", "Text", "DisplayWidth+Table.swift",
+    "..", "Sources", "WaitAlert", "Text", "DisplayWidth+Table.swift",
 )
 
 

@@ -18,7 +18,7 @@ public import WaitAlert
 /// #expect(recorder.texts(of: build) == ["Building", "Built"])
 /// ```
 @MainActor
-public final class RecordingRenderer: WaitAlertRenderer {
+public final class RecordingRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// One thing the renderer was given.
     public enum Event: Sendable, Hashable {
         /// A new snapshot of an alert.
@@ -35,6 +35,7 @@ public final class RecordingRenderer: WaitAlertRenderer {
 
     /// Everything given so far, in order.
     public private(set) var events: [Event] = []
+    /// Whether alerts also wake for every spinner frame.
     public let wantsFrames: Bool
     private var waiters: [(condition: (Event) -> Bool, continuation: CheckedContinuation<Event, Never>)] = []
 

@@ -85,24 +85,13 @@ enum CommandRun {
     /// Where `wait-alert`'s `descriptor` leads.
     private static func destination(of descriptor: Int32, closed: Set<Int32>) -> OutputPlan.Destination {
         if closed.contains(descriptor) { return .closed }
-        guard isatty(descriptor) == 1, let device = terminalDevice(of: descriptor) else { return .other }
+        guard isatty(descriptor) == 1, let device = Platform.terminalDevice(of: descriptor) else { return .other }
         return .terminal(device: device)
     }
 
     /// The device of the terminal `descriptor` is open on. `/dev/tty` is a device of its own to
     /// `fstat`; on Linux `TIOCGDEV` names the terminal behind it, so `> /dev/tty` is the same
     /// terminal as the one standard error is open on by name.
-    private static func terminalDevice(of descriptor: Int32) -> UInt64? {
-        #if os(Linux)
-            let getDevice = UInt(0x8004_5432)  // TIOCGDEV, a macro Swift does not import
-            var device: UInt32 = 0
-            if ioctl(descriptor, getDevice, &device) == 0 { return UInt64(device) }
-        #endif
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        return UInt64(status.st_rdev)
-    }
-
     private static func printError(_ message: String) {
         let bytes = Array((message + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }

@@ -65,7 +65,7 @@ struct CommandSupervisor {
             let sizeSource = output.channel.sizeSource
             return Channel(
                 descriptor: output.descriptor, passesThroughTo: output.channel.passesThroughTo, sizeSource: sizeSource,
-                windowSize: sizeSource.flatMap(PseudoTerminal.windowSize(of:)).map { ($0.ws_col, $0.ws_row) })
+                windowSize: sizeSource.flatMap(Platform.windowSize(of:)))
         }
         tail = LastLines(capacity: settings.tail)
     }
@@ -184,23 +184,7 @@ struct CommandSupervisor {
     /// Writes all of `bytes` to `descriptor`, waiting while it is full; `false` when it is closed
     /// or broken.
     private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else if written < 0, errno == EAGAIN {
-                    var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&request, 1, 100)
-                } else {
-                    return false
-                }
-            }
-            return true
-        }
+        Platform.writeAll(bytes, to: descriptor, patience: -1)
     }
 
     // MARK: - The process
@@ -245,12 +229,12 @@ struct CommandSupervisor {
         lastSizeCheck = ContinuousClock.now
         var changed = false
         for index in channels.indices where channels[index].descriptor >= 0 {
-            guard let source = channels[index].sizeSource, let size = PseudoTerminal.windowSize(of: source) else {
+            guard let source = channels[index].sizeSource, let size = Platform.windowSize(of: source) else {
                 continue
             }
-            if let current = channels[index].windowSize, current == (size.ws_col, size.ws_row) { continue }
-            channels[index].windowSize = (size.ws_col, size.ws_row)
-            PseudoTerminal.setWindowSize(size, of: channels[index].descriptor)
+            if let current = channels[index].windowSize, current == size { continue }
+            channels[index].windowSize = size
+            Platform.setWindowSize(size, of: channels[index].descriptor)
             changed = true
         }
         if changed { _ = killpg(pid, SIGWINCH) }

@@ -1,4 +1,5 @@
 import Synchronization
+import WaitAlert
 
 #if canImport(Glibc)
     import Glibc
@@ -221,8 +222,7 @@ enum SignalForwarder {
     }
 
     private static func monotonicNanoseconds() -> Int64 {
-        var time = timespec()
-        _ = clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        let now = Platform.monotonicNow().components
+        return now.seconds * 1_000_000_000 + now.attoseconds / 1_000_000_000
     }
 }

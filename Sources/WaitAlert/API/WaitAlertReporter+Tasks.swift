@@ -62,9 +62,10 @@ extension WaitAlertReporter {
         let mailbox = ReportMailbox()
         let (presenter, session) = await beginChild(
             title, mailbox: mailbox, cancellation: cancellation, retention: retention)
+        let reporter = WaitAlertReporter(mailbox: mailbox, parent: AlertParent(presenter: presenter, session: session))
         return try await runAlert(
             title, success: success, failure: failure, presenter: presenter, session: session, mailbox: mailbox,
-            cancellation: cancellation, isolation: isolation, operation: operation)
+            reporter: reporter, cancellation: cancellation, isolation: isolation, operation: operation)
     }
 
     /// Runs `operation` as the next step of this alert: a child task (see

@@ -73,74 +73,10 @@ public func withWaitAlert<Value: Sendable>(
     let cancellation = WorkCancellation()
     let (presenter, session) = try await beginAlert(
         title, timeout: timeout, timing: timing, presenter: presenter, mailbox: mailbox, cancellation: cancellation)
+    let reporter = WaitAlertReporter(mailbox: mailbox, parent: AlertParent(presenter: presenter, session: session))
     return try await runAlert(
         title, success: success, failure: failure, presenter: presenter, session: session, mailbox: mailbox,
-        cancellation: cancellation, isolation: isolation, operation: operation)
-}
-
-/// Runs `operation` under an alert that has begun (a top-level alert or a child task), and ends
-/// the alert with the work's outcome: the shared body of `withWaitAlert` and of a reporter's
-/// child tasks.
-func runAlert<Value: Sendable>(
-    _ title: String,
-    success: ((Value) -> String)?,
-    failure: ((any Error) -> String)?,
-    presenter: WaitAlertPresenter,
-    session: AlertSession,
-    mailbox: ReportMailbox,
-    cancellation: WorkCancellation,
-    isolation: isolated (any Actor)?,
-    operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
-) async throws -> Value {
-    // The work leaves its result and the instant it ended in `finished`, so work that ended
-    // while starting needs no await, and its end is placed on the timeline where it happened.
-    let finished = FinishedWork<Value>(clock: session.clock)
-    let reporter = WaitAlertReporter(mailbox: mailbox, parent: AlertParent(presenter: presenter, session: session))
-    let executor = session.workExecutor
-    // `operation` was sent here and goes, once, to the work's task created below; the cancellation
-    // handler's closure only carries it there.
-    nonisolated(unsafe) let operation = operation
-    // The work's task enters `cancellation` before the operation runs, and the caller's
-    // cancellation is forwarded to it from before the task exists: work that never suspends —
-    // still running inline in `Task.immediate` — is cancelled all the same.
-    await withTaskCancellationHandler {
-        let work: Task<Void, Never>
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            // Starts on the caller's actor at once; work that never suspends is done when this returns.
-            work = Task.immediate(executorPreference: executor) { [isolation] in
-                _ = isolation  // captured so the closure, and the work, run on the caller's actor
-                cancellation.enter()
-                defer { cancellation.leave() }
-                do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
-            }
-        } else {
-            work = Task(executorPreference: executor) { [isolation] in
-                _ = isolation  // captured so the closure, and the work, run on the caller's actor
-                cancellation.enter()
-                defer { cancellation.leave() }
-                do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
-            }
-        }
-        if finished.outcome == nil { await work.value }
-    } onCancel: {
-        cancellation.cancel()
-    }
-    let (result, endedAt) = finished.outcome ?? (.failure(CancellationError()), nil)
-    var outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)
-    if case .success = result, case .some(let reason) = mailbox.skipped { outcome = .skipped(reason) }
-    if case .failure = outcome {
-        for line in mailbox.failureReport.withLock({ $0 }) { mailbox.log(line) }
-    }
-    let (timedOut, shown) = await MainActor.run {
-        (presenter.end(session, with: outcome, at: endedAt), !presenter.renderers.isEmpty)
-    }
-    let signal = ProcessGroupGuard.cancellingSignal.load(ordering: .sequentiallyConsistent)
-    if timedOut {
-        if shown { ShownErrors.record(WaitAlertTimeoutError(), signal: 0) }
-        throw WaitAlertTimeoutError()
-    }
-    if shown, case .failure(let error) = result { ShownErrors.record(error, signal: signal) }
-    return try result.get()
+        reporter: reporter, cancellation: cancellation, isolation: isolation, operation: operation)
 }
 
 /// Runs `operation` while a wait alert shows its progress, ending with the fixed text `success`.
@@ -164,51 +100,6 @@ public func withWaitAlert<Value: Sendable>(
     try await withWaitAlert(
         title, success: { _ in success }, failure: nil, timeout: timeout, timing: timing, presenter: presenter,
         isolation: isolation, operation: operation)
-}
-
-/// The result of the work and when it ended, left where `withWaitAlert` can read it without
-/// awaiting.
-private final class FinishedWork<Value: Sendable>: Sendable {
-    private let clock: AlertClock
-    private let stored = Mutex<(Result<Value, any Error>, Duration)?>(nil)
-
-    init(clock: AlertClock) { self.clock = clock }
-
-    var outcome: (Result<Value, any Error>, Duration?)? { stored.withLock { $0.map { ($0.0, $0.1) } } }
-
-    func store(_ result: Result<Value, any Error>) {
-        let now = clock.now()
-        stored.withLock { $0 = (result, now) }
-    }
-}
-
-/// Thrown by `withWaitAlert` when the timing's timeout elapsed before the work ended.
-public struct WaitAlertTimeoutError: Error, Sendable, Hashable, CustomStringConvertible {
-    public init() {}
-    public var description: String { "The work timed out." }
-}
-
-extension WaitAlertOutcome {
-    /// The outcome of a finished piece of work: cancellation is never dressed up as a failure, and
-    /// a failure says which alert failed unless `failure` makes its own text.
-    init<Value>(
-        _ result: Result<Value, any Error>, title: String, success: ((Value) -> String)?,
-        failure: ((any Error) -> String)?
-    ) {
-        switch result {
-        case .success(let value):
-            self = .success(success?(value))
-        case .failure(let error) where error is CancellationError:
-            self = .cancelled
-        case .failure(let error):
-            if let failure {
-                self = .failure(failure(error))
-                return
-            }
-            let name = Self.name(fromTitle: title)
-            self = .failure(name.isEmpty ? String(describing: error) : "\(name): \(error)")
-        }
-    }
 }
 
 /// Begins an alert on `presenter` (the current one if `nil`) that drains `mailbox`, with

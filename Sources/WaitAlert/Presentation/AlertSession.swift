@@ -134,14 +134,12 @@ final class AlertSession {
             if first.progress.completed == latest.completed, first.progress.total == latest.total {
                 latestProgressAt = firstAt
             } else {
-                let event = WaitAlertTimeline.Event.progress(
-                    completed: first.progress.completed, total: first.progress.total, unit: first.progress.unit)
-                actions += timeline.send(event, at: firstAt)
+                actions += timeline.send(.progress(first.progress), at: firstAt)
             }
         }
         if batch.progressChanged {
             let event: WaitAlertTimeline.Event =
-                batch.progress.map { .progress(completed: $0.completed, total: $0.total, unit: $0.unit) }
+                batch.progress.map { .progress($0) }
                 ?? .indeterminate
             actions += timeline.send(event, at: latestProgressAt)
         }
@@ -150,7 +148,7 @@ final class AlertSession {
         if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: ended) }
         actions += timeline.advance(to: now)
         if !isGone, let group = plannedSteps.isEmpty ? group : groupStorage {
-            group.tally.own = timeline.progress.map { .init(completed: $0.completed, total: $0.total, unit: $0.unit) }
+            group.tally.own = timeline.progress
             group.tally.planned = plannedSteps.count
             group.tally.update(at: now)
         }

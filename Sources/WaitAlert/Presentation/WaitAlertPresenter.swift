@@ -86,10 +86,10 @@ public final class WaitAlertPresenter {
         self.renderers = renderers
         self.timing = timing
         self.clock = AlertClock(clock)
-        self.wantsFrames = renderers.isEmpty || renderers.contains { $0.wantsFrames }
-        self.frameRenderers = renderers.filter(\.wantsFrames).count
+        self.wantsFrames = renderers.isEmpty || renderers.contains { $0.frames?.wantsFrames == true }
+        self.frameRenderers = renderers.filter { $0.frames?.wantsFrames == true }.count
         for (index, renderer) in renderers.enumerated() {
-            renderer.didAttach(
+            renderer.frames?.didAttach(
                 to: WaitAlertRendererContext(
                     cancelAllWork: { [weak self] in self?.cancelAll() ?? false },
                     setDrawsFrames: { [weak self] alert, draws in
@@ -99,7 +99,8 @@ public final class WaitAlertPresenter {
                 ))
         }
         self.wakesForSpinner =
-            renderers.isEmpty || renderers.contains { $0.wantsFrames && !$0.drawsSpinnerFramesItself }
+            renderers.isEmpty
+            || renderers.contains { $0.frames.map { $0.wantsFrames && !$0.drawsSpinnerFramesItself } ?? false }
         PendingWakes.installExitFlush()
     }
 
@@ -155,7 +156,7 @@ public final class WaitAlertPresenter {
         guard batchDepth == 0 else { return }
         let now = clock.now()
         batchDepth += 1  // a renderer that changes what it animates while flushing starts no batch
-        renderers.forEach { $0.flush(at: now) }
+        renderers.forEach { $0.frames?.flush(at: now) }
         batchDepth -= 1
     }
 

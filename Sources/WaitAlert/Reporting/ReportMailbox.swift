@@ -37,19 +37,7 @@ final class ReportMailbox: Sendable {
     }
 
     /// How far the work has gone, as last reported.
-    @usableFromInline
-    struct Progress: Sendable {
-        @usableFromInline var completed: Int
-        @usableFromInline var total: Int?
-        @usableFromInline var unit: WaitAlertProgressUnit
-
-        @usableFromInline
-        init(completed: Int, total: Int?, unit: WaitAlertProgressUnit) {
-            self.completed = completed
-            self.total = total
-            self.unit = unit
-        }
-    }
+    @usableFromInline typealias Progress = ReportedProgress
 
     @usableFromInline
     struct State {
@@ -94,7 +82,7 @@ final class ReportMailbox: Sendable {
         mutating func scheduleWake(_ mailbox: ReportMailbox) {
             guard wake == nil, let scheduled = wakes?.scheduled else { return }
             wake = Task { @MainActor in scheduled() }
-            PendingWakes.insert(mailbox)
+            PendingWakes.insert(ObjectIdentifier(mailbox), order: mailbox.sequence) { mailbox.applyNowIfOnMainActor() }
         }
     }
 
@@ -284,7 +272,7 @@ final class ReportMailbox: Sendable {
             if batch.progressChanged { batch.progress = state.progress }
             return (batch, state.backlogWaiters)
         }
-        if byWake { PendingWakes.remove(self) }
+        if byWake { PendingWakes.remove(ObjectIdentifier(self)) }
         waiters.forEach { $0.signal() }
         return batch
     }

@@ -9,14 +9,8 @@ import Synchronization
 #endif
 
 extension OutputRelay {
-    /// The signals of a crash, handled while capturing so that the crash report reaches the real
-    /// terminal.
-    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
-
     /// Memory a signal handler reads, allocated once and never freed.
     struct SignalContext {
-        let savedActions = UnsafeMutablePointer<sigaction>.allocate(capacity: crashSignals.count)
-        let installed = UnsafeMutablePointer<Bool>.allocate(capacity: crashSignals.count)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
         /// The captured bytes not printed yet, as they were written (``unprintedCount`` of them).
         let unprinted = UnsafeMutableRawBufferPointer.allocate(byteCount: 512 * 1024, alignment: 1)
@@ -85,7 +79,7 @@ extension OutputRelay {
             var sanitizer = RawOutputSanitizer()
             var count = sanitizer.filter(signalContext.unprinted, input: 0..<unprinted)
             count += sanitizer.finish(into: UnsafeMutableRawBufferPointer(rebasing: signalContext.unprinted[count...]))
-            _ = WaitAlertStandardError.writeAll(
+            _ = Platform.writeAll(
                 UnsafeRawBufferPointer(rebasing: signalContext.unprinted[..<count]), to: error)
         }
         release(STDOUT_FILENO, controller: outputController.exchange(-1, ordering: .sequentiallyConsistent))
@@ -104,10 +98,10 @@ extension OutputRelay {
         var sanitizer = RawOutputSanitizer()
         while case let count = read(controller, buffer.baseAddress! + start, buffer.count - start), count > 0 {
             let kept = sanitizer.filter(buffer, input: start..<start + count)
-            _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<kept]), to: real)
+            _ = Platform.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<kept]), to: real)
         }
         let kept = sanitizer.finish(into: buffer)
-        _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<kept]), to: real)
+        _ = Platform.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<kept]), to: real)
     }
 
     /// Makes everything a signal handler reads here before any handler can run (a handler must
@@ -120,70 +114,9 @@ extension OutputRelay {
         _ = errorController.load(ordering: .relaxed)
         prepareHandOffForSignals()
         _ = RawOutputSanitizer.maximumHeld
-        _ = TerminalGuard.guardedSignals
-        _ = crashSignals
         _ = signalContext.buffer
         _ = real(STDOUT_FILENO)
         _ = real(STDERR_FILENO)
-    }
-
-    /// How many holders want the crash handlers: the terminal guard while active, the relay
-    /// while capturing. They are installed while any does.
-    private static let crashHandlerHolders = Mutex(0)
-
-    /// Installs the crash handlers, unless a holder already did: whatever shows or is caught —
-    /// a region, a prompt in raw mode, the program's output — a crash puts it back.
-    static func holdCrashHandlers() {
-        crashHandlerHolders.withLock { holders in
-            holders += 1
-            guard holders == 1 else { return }
-            var action = sigaction()
-            #if canImport(Glibc)
-                action.__sigaction_handler.sa_sigaction = { signal, info, _ in OutputRelay.handleCrash(signal, info) }
-            #else
-                action.__sigaction_u.__sa_sigaction = { signal, info, _ in OutputRelay.handleCrash(signal, info) }
-            #endif
-            action.sa_flags = SA_SIGINFO | SA_ONSTACK
-            sigemptyset(&action.sa_mask)
-            for (index, signal) in crashSignals.enumerated() {
-                signalContext.installed[index] =
-                    sigaction(signal, nil, &signalContext.savedActions[index]) == 0
-                    && sigaction(signal, &action, nil) == 0
-            }
-        }
-    }
-
-    /// Puts the previous crash handlers back once the last holder lets go.
-    static func dropCrashHandlers() {
-        crashHandlerHolders.withLock { holders in
-            guard holders > 0 else { return }
-            holders -= 1
-            guard holders == 0 else { return }
-            for (index, signal) in crashSignals.enumerated() where signalContext.installed[index] {
-                sigaction(signal, &signalContext.savedActions[index], nil)
-                signalContext.installed[index] = false
-            }
-        }
-    }
-
-    /// A crash while something shows or is caught: the real descriptors and the terminal come
-    /// back (the region erased, paste bracketing off, the modes restored), then the signal
-    /// goes on to what handled it before (the runtime's crash report, or the default action).
-    private static func handleCrash(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
-        TerminalGuard.eraseIfDrawn()
-        releaseFromSignal()
-        handOffAtEnd(fromSignal: true)
-        TerminalGuard.TerminalModes.restore()
-        if let index = crashSignals.firstIndex(of: signal), signalContext.installed[index] {
-            sigaction(signal, &signalContext.savedActions[index], nil)
-        } else {
-            var fallback = sigaction()
-            sigemptyset(&fallback.sa_mask)
-            sigaction(signal, &fallback, nil)  // SIG_DFL
-        }
-        // A fault happens again when the handler returns, now with the previous handler; a signal
-        // that was sent (`abort()`, `kill`) is sent again.
-        if (info?.pointee.si_code ?? 0) <= 0 { raise(signal) }
     }
 }
 
@@ -204,25 +137,21 @@ extension OutputRelay {
     /// and may have asked for the size before the pseudo-terminal had it, asks again and gets
     /// the new one. Async-signal-safe.
     static func followWindowSize() {
-        var size = winsize()
-        guard ioctl(real(STDERR_FILENO), UInt(TIOCGWINSZ), &size) == 0 else { return }
+        guard let size = Platform.windowSize(of: real(STDERR_FILENO)) else { return }
         var changed = false
         if outputController.load(ordering: .sequentiallyConsistent) >= 0 {
-            changed = resize(handOffOutputDevice.load(ordering: .sequentiallyConsistent), to: &size) || changed
+            changed = resize(handOffOutputDevice.load(ordering: .sequentiallyConsistent), to: size) || changed
         }
         if errorController.load(ordering: .sequentiallyConsistent) >= 0 {
-            changed = resize(handOffErrorDevice.load(ordering: .sequentiallyConsistent), to: &size) || changed
+            changed = resize(handOffErrorDevice.load(ordering: .sequentiallyConsistent), to: size) || changed
         }
         if changed { kill(0, SIGWINCH) }
     }
 
     /// Gives `device` the window size `size` unless it has it; returns whether it changed.
-    private static func resize(_ device: Int32, to size: inout winsize) -> Bool {
-        var current = winsize()
-        guard device >= 0, ioctl(device, UInt(TIOCGWINSZ), &current) == 0,
-            current.ws_row != size.ws_row || current.ws_col != size.ws_col
-        else { return false }
-        return ioctl(device, UInt(TIOCSWINSZ), &size) == 0
+    private static func resize(_ device: Int32, to size: (columns: UInt16, rows: UInt16)) -> Bool {
+        guard device >= 0, let current = Platform.windowSize(of: device), current != size else { return false }
+        return Platform.setWindowSize(size, of: device)
     }
 
     /// `fork` for a signal handler: the C library's `_Fork` (glibc 2.34 and later), which runs
@@ -306,8 +235,9 @@ extension OutputRelay {
         sigprocmask(SIG_SETMASK, &none, nil)
         var defaultAction = sigaction()
         sigemptyset(&defaultAction.sa_mask)  // SIG_DFL
-        for signal in TerminalGuard.guardedSignals { sigaction(signal, &defaultAction, nil) }
-        for signal in crashSignals { sigaction(signal, &defaultAction, nil) }
+        for signal in Int32(1)..<Int32(65) where signal != SIGKILL && signal != SIGSTOP {
+            sigaction(signal, &defaultAction, nil)  // fails harmlessly past the system's last signal
+        }
         let highest = min(getdtablesize(), 65_536)
         for descriptor in 3..<max(highest, 3) where descriptor != channels.0.fd && descriptor != channels.1.fd {
             close(descriptor)
@@ -333,7 +263,7 @@ extension OutputRelay {
             fds[index].revents = 0
             if events & Int32(POLLIN) != 0 {
                 while case let count = read(fds[index].fd, buffer.baseAddress, buffer.count), count > 0 {
-                    _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: target)
+                    _ = Platform.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: target)
                 }
             }
             if events & Int32(POLLHUP | POLLERR | POLLNVAL) != 0 { fds[index].fd = -1 }

@@ -98,6 +98,9 @@ final class OutputRelay: Sendable {
         var waitingBytes = 0
         /// Whether the overlay collects (a capture is on) and how the relay wakes it.
         var wake: (@Sendable () -> Void)?
+        /// What erases the overlay's lines, from the row the cursor rests on and so many rows
+        /// above it: the overlay's own vocabulary, handed with the capture.
+        var eraseRegion: (@Sendable (_ rowsAboveCursor: Int) -> String)?
         /// Whether the overlay was already woken and has not collected since.
         var woken = false
         var erasedRegion = false
@@ -150,21 +153,25 @@ final class OutputRelay: Sendable {
     /// Starts capturing standard error (the overlay's terminal, `real`) and standard output when
     /// it is the same terminal; `wake` is called, on the relay thread, when output waits.
     /// Returns whether anything is captured.
-    func capture(wake: @escaping @Sendable () -> Void) -> Bool {
+    func capture(
+        wake: @escaping @Sendable () -> Void, eraseRegion: @escaping @Sendable (_ rowsAboveCursor: Int) -> String
+    ) -> Bool {
         // No stdio stream is flushed here: a flush locks every stream, standard input too, which
         // a thread waiting in `readLine()` holds. What a stream still buffers goes out through
         // whichever descriptor it finds when it is flushed, in order with the rest.
         Self.prepareForSignals()
         return state.withLock { state in
             guard state.wake == nil else { return true }
-            let terminal = Self.deviceOf(STDERR_FILENO)
+            let terminal = Platform.terminalDevice(of: STDERR_FILENO)
             for channel in state.channels {
                 let descriptor = Int32(channel.stream.rawValue)
-                guard isatty(descriptor) == 1, let terminal, Self.deviceOf(descriptor) == terminal else { continue }
+                guard isatty(descriptor) == 1, let terminal, Platform.terminalDevice(of: descriptor) == terminal else {
+                    continue
+                }
                 Self.copyModes(from: descriptor, to: channel.device)
                 // The real descriptor is published before the switch: a write that reads it in
                 // between reaches the terminal either way.
-                if Self.deviceOf(channel.real) != terminal { continue }  // descriptor 1 or 2 was replaced
+                if Platform.terminalDevice(of: channel.real) != terminal { continue }  // descriptor 1 or 2 was replaced
                 Self.publishReal(channel.real, of: channel.stream)
                 guard dup2(channel.device, descriptor) >= 0 else {
                     Self.publishReal(-1, of: channel.stream)
@@ -175,8 +182,8 @@ final class OutputRelay: Sendable {
             }
             guard !state.capturedStreams.isEmpty else { return false }
             state.wake = wake
+            state.eraseRegion = eraseRegion
             state.woken = false
-            OutputRelay.holdCrashHandlers()
             return true
         }
     }
@@ -196,8 +203,7 @@ final class OutputRelay: Sendable {
                 _ = dup2(Self.real(Int32(stream.rawValue)), Int32(stream.rawValue))
                 Self.publishReal(-1, of: stream)
             }
-            OutputRelay.dropCrashHandlers()
-            drain(&state, at: Self.now())
+            drain(&state, at: Platform.monotonicNow())
             // In the order written: consecutive lines of one stream in one write.
             var writes: [(stream: Stream, bytes: [UInt8])] = []
             func add(_ bytes: [UInt8], to stream: Stream) {
@@ -220,7 +226,7 @@ final class OutputRelay: Sendable {
             state.erasedRegion = false
             state.capturedStreams = []
             for (stream, bytes) in writes where !bytes.isEmpty {
-                _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: Int32(stream.rawValue)) }
+                _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: Int32(stream.rawValue)) }
             }
             return erasedRegion
         }
@@ -245,9 +251,6 @@ final class OutputRelay: Sendable {
         }
     }
 
-    /// Whether a capture is on.
-    var isCapturing: Bool { state.withLock { $0.wake != nil } }
-
     // MARK: - The relay thread
 
     private func run() {
@@ -257,7 +260,7 @@ final class OutputRelay: Sendable {
         while true {
             // Sleeps until output comes, or until an unfinished line is due to show.
             let timeout = state.withLock { state -> Int32 in
-                let now = Self.now()
+                let now = Platform.monotonicNow()
                 let deadline = state.lines.values.compactMap(\.partialDeadline).filter { $0 > now }.min()
                 guard state.wake != nil, let deadline else { return -1 }
                 return Int32(clamping: Int(((deadline - now) / .milliseconds(1)).rounded(.up)))
@@ -268,7 +271,7 @@ final class OutputRelay: Sendable {
             var byte = UInt8(0)
             while read(wakeRead, &byte, 1) > 0 {}
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
-                let now = Self.now()
+                let now = Platform.monotonicNow()
                 drain(&state, at: now)
                 guard let wake = state.wake else { return nil }
                 let partialShows = state.capturedStreams.contains { stream in
@@ -280,7 +283,7 @@ final class OutputRelay: Sendable {
             }
             // With nothing on screen the lines go out at once; otherwise the overlay prints them
             // above its lines, unless too many wait for it.
-            if !TerminalGuard.drawn.load(ordering: .sequentiallyConsistent)
+            if !TerminalOutput.drawn.load(ordering: .sequentiallyConsistent)
                 || state.withLock({ $0.waitingBytes > Self.backlogLimit })
             {
                 if printBacklog() { wakeOverlay() }  // to draw the lines it erased again
@@ -304,7 +307,7 @@ final class OutputRelay: Sendable {
                 guard count > 0 else { break }
                 let bytes = state.buffer[..<count]
                 guard state.wake != nil, state.capturedStreams.contains(channel.stream) else {
-                    _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: channel.real) }
+                    _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: channel.real) }
                     continue
                 }
                 Self.keepUnprinted(bytes)
@@ -326,25 +329,25 @@ final class OutputRelay: Sendable {
     ///
     /// - Returns: whether it erased the overlay's lines.
     private func printBacklog() -> Bool {
-        TerminalGuard.state.withLock { _ in
+        TerminalOutput.lock.withLock { _ in
             state.withLock { state -> Bool in
                 guard state.wake != nil, !state.waiting.isEmpty else { return false }
-                TerminalGuard.writesInFlight.add(1, ordering: .sequentiallyConsistent)
-                defer { TerminalGuard.writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
-                guard !TerminalGuard.quieted.load(ordering: .sequentiallyConsistent) else { return false }
+                TerminalOutput.writesInFlight.add(1, ordering: .sequentiallyConsistent)
+                defer { TerminalOutput.writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+                guard !TerminalOutput.quieted.load(ordering: .sequentiallyConsistent) else { return false }
                 var out = ""
                 var erased = false
-                if TerminalGuard.drawn.exchange(false, ordering: .sequentiallyConsistent) {
+                if TerminalOutput.drawn.exchange(false, ordering: .sequentiallyConsistent) {
                     // From the first row drawn: a prompt's cursor rests in its field, below it.
-                    let above = TerminalGuard.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent)
-                    out = "\r" + OverlayScreen.up(above) + OverlayScreen.eraseFromCursorRow
+                    let above = TerminalOutput.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent)
+                    out = state.eraseRegion?(above) ?? ""
                     state.erasedRegion = true
                     erased = true
-                    TerminalGuard.erasedByRelay.store(true, ordering: .sequentiallyConsistent)
+                    TerminalOutput.erasedByRelay.store(true, ordering: .sequentiallyConsistent)
                 }
                 for line in state.waiting { out += TextSanitizer.keepingColors(line.text) + "\r\n" }
                 let bytes = Array(out.utf8)
-                _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: Self.real(STDERR_FILENO)) }
+                _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: Self.real(STDERR_FILENO)) }
                 state.waiting = []
                 Self.printedAll(keeping: state.unfinishedBytes)
                 state.waitingBytes = 0
@@ -364,12 +367,6 @@ final class OutputRelay: Sendable {
         wake?()
     }
 
-    static func now() -> Duration {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
-    }
-
     // MARK: - Pseudo-terminals
 
     /// A pseudo-terminal for `stream`, with a duplicate of its real descriptor; `nil` when the
@@ -377,64 +374,21 @@ final class OutputRelay: Sendable {
     private static func openChannel(for stream: Stream) -> Channel? {
         let descriptor = Int32(stream.rawValue)
         guard isatty(descriptor) == 1 else { return nil }
-        let (controller, device) = openPseudoTerminal()
-        guard controller >= 0 else { return nil }
+        guard let (controller, device) = Platform.openPseudoTerminal() else { return nil }
         let real = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
-        guard device >= 0, real >= 0 else {
+        guard real >= 0 else {
             close(controller)
-            if device >= 0 { close(device) }
-            if real >= 0 { close(real) }
+            close(device)
             return nil
         }
-        _ = fcntl(controller, F_SETFD, FD_CLOEXEC)
         _ = fcntl(controller, F_SETFL, fcntl(controller, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(device, F_SETFD, FD_CLOEXEC)
         return Channel(stream: stream, controller: controller, device: device, real: real)
-    }
-
-    /// A new pseudo-terminal's controller and device, neither of them the controlling terminal.
-    private static func openPseudoTerminal() -> (controller: Int32, device: Int32) {
-        #if os(Linux)
-            // The C library hides `posix_openpt` and `unlockpt` from Swift; their Linux calls are
-            // these (`TIOCSPTLCK` and `TIOCGPTN` on every architecture with the generic encoding).
-            let controller = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-            guard controller >= 0 else { return (-1, -1) }
-            var unlock: Int32 = 0
-            var number: UInt32 = 0
-            guard ioctl(controller, 0x4004_5431, &unlock) == 0, ioctl(controller, 0x8004_5430, &number) == 0 else {
-                close(controller)
-                return (-1, -1)
-            }
-            return (controller, open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC))
-        #else
-            let controller = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
-            guard controller >= 0 else { return (-1, -1) }
-            guard grantpt(controller) == 0, unlockpt(controller) == 0, let name = ptsname(controller) else {
-                close(controller)
-                return (-1, -1)
-            }
-            return (controller, open(name, O_RDWR | O_NOCTTY | O_CLOEXEC))
-        #endif
-    }
-
-    /// Whether standard output is the terminal standard error is, so a capture takes it too.
-    private static func capturesStandardOutput() -> Bool {
-        isatty(STDOUT_FILENO) == 1 && deviceOf(STDOUT_FILENO) != nil
-            && deviceOf(STDOUT_FILENO) == deviceOf(STDERR_FILENO)
-    }
-
-    /// The terminal device a descriptor is open on.
-    private static func deviceOf(_ descriptor: Int32) -> UInt64? {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        return UInt64(status.st_rdev)
     }
 
     /// Gives the pseudo-terminal the real terminal's modes and window size.
     private static func copyModes(from descriptor: Int32, to device: Int32) {
         var modes = termios()
         if tcgetattr(descriptor, &modes) == 0 { _ = tcsetattr(device, TCSANOW, &modes) }
-        var size = winsize()
-        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 { _ = ioctl(device, UInt(TIOCSWINSZ), &size) }
+        if let size = Platform.windowSize(of: descriptor) { Platform.setWindowSize(size, of: device) }
     }
 }

@@ -57,7 +57,7 @@ extension TerminalGuard {
         static func restore() {
             readers.add(1, ordering: .sequentiallyConsistent)
             let descriptor = input.exchange(-1, ordering: .sequentiallyConsistent)
-            if descriptor >= 0, isForeground(descriptor) {
+            if descriptor >= 0, Platform.isForeground(descriptor) {
                 _ = tcsetattr(descriptor, TCSANOW, context.savedModes)
             }
             readers.subtract(1, ordering: .sequentiallyConsistent)
@@ -66,11 +66,8 @@ extension TerminalGuard {
         /// Standard input, when it is the same terminal device as `output` and this process group
         /// is its foreground (a background job never touches the modes of the program in front).
         private static func foregroundInput(sameAs output: Int32) -> Int32? {
-            guard output >= 0, isatty(STDIN_FILENO) == 1, tcgetpgrp(STDIN_FILENO) == getpgrp() else { return nil }
-            var inputStat = stat()
-            var outputStat = stat()
-            guard fstat(STDIN_FILENO, &inputStat) == 0, fstat(output, &outputStat) == 0,
-                inputStat.st_rdev == outputStat.st_rdev
+            guard output >= 0, isatty(STDIN_FILENO) == 1, tcgetpgrp(STDIN_FILENO) == getpgrp(),
+                Platform.isSameTerminal(STDIN_FILENO, output)
             else { return nil }
             return STDIN_FILENO
         }

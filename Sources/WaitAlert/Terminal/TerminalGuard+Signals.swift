@@ -14,9 +14,10 @@ extension TerminalGuard {
     /// Swift code. Under ``state``'s lock.
     static func install(_ state: inout State, handlers: Handlers) {
         OutputRelay.prepareForSignals()
-        _ = rowsAboveCursor.load(ordering: .relaxed)  // a handler never runs lazy initialisation
+        _ = TerminalOutput.rowsAboveCursor.load(ordering: .relaxed)  // a handler never runs lazy initialisation
         _ = pasteBracketed.load(ordering: .relaxed)
         _ = stops.load(ordering: .relaxed)
+        _ = clearTaskbarCount.load(ordering: .relaxed)
         _ = ProcessGroupGuard.group.load(ordering: .relaxed)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
@@ -131,7 +132,7 @@ extension TerminalGuard {
                 sigaction(SIGTSTP, context.handlerAction, nil)
             }
             suspended.store(false, ordering: .relaxed)
-            quieted.store(false, ordering: .sequentiallyConsistent)
+            TerminalOutput.quieted.store(false, ordering: .sequentiallyConsistent)
             ProcessGroupGuard.continueFromSignal()
             // Also a job started in the background and brought to the foreground (`fg` sends
             // SIGCONT): the overlay checks where it now is and draws if it may.
@@ -163,16 +164,16 @@ extension TerminalGuard {
     private static func notify(_ signal: Int32) {
         var byte = UInt8(truncatingIfNeeded: signal)
         let descriptor = notifyDescriptor.load(ordering: .sequentiallyConsistent)
-        if descriptor >= 0 { _ = systemWrite(descriptor, &byte, 1) }
+        if descriptor >= 0 { _ = withUnsafeBytes(of: &byte) { Platform.writeAll($0, to: descriptor, patience: 0) } }
     }
 
     /// Erases the overlay and puts the terminal modes back, in the foreground only, after quieting
     /// the overlay: no overlay write starts from now on, and one already under way is waited for
     /// (at most 50 ms: the handler may be running on the very thread that writes).
     private static func restoreFromSignal() {
-        quieted.store(true, ordering: .sequentiallyConsistent)
+        TerminalOutput.quieted.store(true, ordering: .sequentiallyConsistent)
         var waits = 0
-        while writesInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
+        while TerminalOutput.writesInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
             _ = poll(nil, 0, 1)
             waits += 1
         }

@@ -82,14 +82,25 @@ enum TerminalGuard {
             buffer.copyBytes(from: bytes)
             return buffer
         }()
-        /// Clears the taskbar progress (`OSC 9;4;0`).
+        /// Clears the taskbar progress, as the overlay that shows it says
+        /// (``prepareTaskbarClear(_:)``): ``clearTaskbarCount`` bytes.
+        let clearTaskbar = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+    }
 
-        let clearTaskbar: UnsafeMutableRawBufferPointer = {
-            let bytes = Array(TaskbarProgress.State.cleared.sequence.utf8)
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-            buffer.copyBytes(from: bytes)
-            return buffer
-        }()
+    /// How many bytes of ``SignalContext/clearTaskbar`` clear the taskbar; 0 until an overlay
+    /// that shows a taskbar progress said how.
+    static let clearTaskbarCount = Atomic<Int>(0)
+
+    /// Takes the bytes that clear the taskbar progress an overlay shows, for every end to write
+    /// while ``taskbarShown`` is set. Called before the overlay first shows a taskbar progress.
+    static func prepareTaskbarClear(_ bytes: [UInt8]) {
+        state.withLock { _ in
+            guard clearTaskbarCount.load(ordering: .sequentiallyConsistent) == 0,
+                bytes.count <= context.clearTaskbar.count
+            else { return }
+            UnsafeMutableRawBufferPointer(rebasing: context.clearTaskbar[..<bytes.count]).copyBytes(from: bytes)
+            clearTaskbarCount.store(bytes.count, ordering: .sequentiallyConsistent)
+        }
     }
 
     // Read by the signal handlers, so no dynamic exclusivity bookkeeping: its pointers never
@@ -106,8 +117,6 @@ enum TerminalGuard {
 
     static let state = Mutex(State())
     private static let active = Atomic<Bool>(false)
-    /// Whether overlay lines are on screen, so an abrupt end must write the restore bytes.
-    static let drawn = Atomic<Bool>(false)
     static let exited = Atomic<Bool>(false)
     static let interrupts = Atomic<Int>(0)
     /// Set by the `SIGTSTP` handler, cleared by `SIGCONT`.
@@ -140,36 +149,28 @@ enum TerminalGuard {
             if handlesSignals { install(&state, handlers: handlers) }
             if !state.holdsCrashHandlers {
                 state.holdsCrashHandlers = true
-                OutputRelay.holdCrashHandlers()
+                holdCrashHandlers()
             }
             active.store(true, ordering: .releasing)
         }
     }
 
     /// Lets go of the crash handlers once the guard is no longer active. Under ``state``'s lock.
-    private static func dropCrashHandlers(_ state: inout State) {
+    private static func letGoOfCrashHandlers(_ state: inout State) {
         guard state.holdsCrashHandlers else { return }
         state.holdsCrashHandlers = false
-        OutputRelay.dropCrashHandlers()
+        dropCrashHandlers()
     }
 
     /// Records whether overlay lines are on screen (so an abrupt end must erase them). Lines the
     /// output relay erased stay off the record until the overlay draws them again (in a frame
     /// written with ``write(to:composing:)``, which records it).
     static func setDrawn(_ isDrawn: Bool) {
-        state.withLock { _ in
-            guard !(isDrawn && erasedByRelay.load(ordering: .sequentiallyConsistent)) else { return }
-            drawn.store(isDrawn, ordering: .sequentiallyConsistent)
+        TerminalOutput.lock.withLock { _ in
+            guard !(isDrawn && TerminalOutput.erasedByRelay.load(ordering: .sequentiallyConsistent)) else { return }
+            TerminalOutput.drawn.store(isDrawn, ordering: .sequentiallyConsistent)
         }
     }
-
-    /// Whether the output relay erased the overlay's lines to print the program's output, and
-    /// the overlay has not drawn them again yet. Written under ``state``'s lock.
-    static let erasedByRelay = Atomic<Bool>(false)
-
-    /// How many rows above the cursor the drawn lines begin (a prompt's cursor rests in its
-    /// field): an abrupt end goes up as many before erasing.
-    static let rowsAboveCursor = Atomic<Int>(0)
 
     /// How many times Ctrl-Z stopped the program (the handler erased whatever was drawn): a
     /// frame drawn after a stop draws every line afresh, whenever it comes — even before the
@@ -205,10 +206,12 @@ enum TerminalGuard {
     static func deactivate() {
         state.withLock { state in
             active.store(false, ordering: .releasing)
-            drawn.store(false, ordering: .sequentiallyConsistent)
-            erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            TerminalOutput.lock.withLock { _ in
+                TerminalOutput.drawn.store(false, ordering: .sequentiallyConsistent)
+                TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            }
             uninstall(&state)
-            dropCrashHandlers(&state)
+            letGoOfCrashHandlers(&state)
             TerminalModes.restore()
         }
     }
@@ -226,12 +229,12 @@ enum TerminalGuard {
     /// collected, never after a later frame's. Nothing is composed while quieted.
     static func write(to terminal: any WaitAlertTerminal, composing compose: () -> [UInt8]) -> Bool {
         guard !exited.load(ordering: .acquiring) else { return false }
-        return state.withLock { _ in
+        return TerminalOutput.lock.withLock { _ in
             guard !exited.load(ordering: .relaxed) else { return false }
-            writesInFlight.add(1, ordering: .sequentiallyConsistent)
-            defer { writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            TerminalOutput.writesInFlight.add(1, ordering: .sequentiallyConsistent)
+            defer { TerminalOutput.writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
             // Dropped, not failed: after `SIGCONT` the overlay draws afresh.
-            guard !quieted.load(ordering: .sequentiallyConsistent) else { return true }
+            guard !TerminalOutput.quieted.load(ordering: .sequentiallyConsistent) else { return true }
             let bytes = compose()
             return bytes.isEmpty || terminal.write(bytes)
         }
@@ -241,27 +244,23 @@ enum TerminalGuard {
     /// frame written off the main actor never lands after a stop erased the lines.
     static func writeIfDrawn(_ bytes: [UInt8], to terminal: any WaitAlertTerminal) {
         guard !exited.load(ordering: .acquiring) else { return }
-        state.withLock { _ in
-            guard !exited.load(ordering: .relaxed), drawn.load(ordering: .sequentiallyConsistent) else { return }
-            writesInFlight.add(1, ordering: .sequentiallyConsistent)
-            defer { writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
-            guard !quieted.load(ordering: .sequentiallyConsistent) else { return }
+        TerminalOutput.lock.withLock { _ in
+            guard !exited.load(ordering: .relaxed), TerminalOutput.drawn.load(ordering: .sequentiallyConsistent) else {
+                return
+            }
+            TerminalOutput.writesInFlight.add(1, ordering: .sequentiallyConsistent)
+            defer { TerminalOutput.writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            guard !TerminalOutput.quieted.load(ordering: .sequentiallyConsistent) else { return }
             _ = terminal.write(bytes)
         }
     }
-
-    /// Set by a signal handler before it restores the terminal, so no overlay write follows the
-    /// restore; cleared by `SIGCONT`.
-    static let quieted = Atomic<Bool>(false)
-    /// Overlay writes between their check of ``quieted`` and the end of their system call.
-    static let writesInFlight = Atomic<Int>(0)
 
     /// Restores the screen and modes for a program that is exiting; stops later overlay writes.
     static func restoreForExit() {
         exited.store(true, ordering: .releasing)
         state.withLock { _ in
             guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
-            eraseIfDrawn()
+            TerminalOutput.lock.withLock { _ in eraseIfDrawn() }
             TerminalModes.restore()
         }
         // Then what the program printed under the overlay and was not shown yet (outside the
@@ -282,46 +281,43 @@ enum TerminalGuard {
         let wasActive = state.withLock { state -> Bool in
             let wasActive = active.exchange(false, ordering: .acquiringAndReleasing)
             if wasActive {
-                quieted.store(true, ordering: .sequentiallyConsistent)
-                eraseIfDrawn()
+                TerminalOutput.lock.withLock { _ in
+                    TerminalOutput.quieted.store(true, ordering: .sequentiallyConsistent)
+                    eraseIfDrawn()
+                }
                 TerminalModes.restore()
             }
             uninstall(&state)
-            dropCrashHandlers(&state)
+            letGoOfCrashHandlers(&state)
             return wasActive
         }
         guard wasActive else { return }
         OutputRelay.shared.withLock { $0 }?.release()
         kill(getpid(), SIGINT)
-        quieted.store(false, ordering: .sequentiallyConsistent)
+        TerminalOutput.quieted.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Writes the restore bytes if overlay lines are on screen and this process is in the
     /// terminal's foreground. Async-signal-safe.
     static func eraseIfDrawn() {
-        let erases = drawn.exchange(false, ordering: .sequentiallyConsistent)
+        let erases = TerminalOutput.drawn.exchange(false, ordering: .sequentiallyConsistent)
         let clearsTaskbar = taskbarShown.exchange(false, ordering: .sequentiallyConsistent)
         let endsPaste = pasteBracketed.exchange(false, ordering: .sequentiallyConsistent)
         guard erases || clearsTaskbar || endsPaste else { return }
         let output = OutputRelay.real(output.load(ordering: .sequentiallyConsistent))
-        guard output >= 0, isForeground(output) else { return }
-        if endsPaste { _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.endPaste), to: output) }
+        guard output >= 0, Platform.isForeground(output) else { return }
+        if endsPaste { _ = Platform.writeAll(UnsafeRawBufferPointer(context.endPaste), to: output) }
         if clearsTaskbar {
-            _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.clearTaskbar), to: output)
+            let count = clearTaskbarCount.load(ordering: .sequentiallyConsistent)
+            _ = Platform.writeAll(
+                UnsafeRawBufferPointer(rebasing: context.clearTaskbar[..<count]), to: output)
         }
         if erases {
-            for _ in 0..<min(rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent), 64) {
-                _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.cursorUp), to: output)
+            for _ in 0..<min(TerminalOutput.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent), 64) {
+                _ = Platform.writeAll(UnsafeRawBufferPointer(context.cursorUp), to: output)
             }
-            _ = WaitAlertStandardError.writeAll(UnsafeRawBufferPointer(context.restore), to: output)
+            _ = Platform.writeAll(UnsafeRawBufferPointer(context.restore), to: output)
         }
     }
 
-    /// Whether this process's group is the foreground process group of the terminal `descriptor`
-    /// (or the descriptor is not this process's controlling terminal, so no job control applies
-    /// to it). Async-signal-safe.
-    static func isForeground(_ descriptor: Int32) -> Bool {
-        let foreground = tcgetpgrp(descriptor)
-        return foreground < 0 || foreground == getpgrp()
-    }
 }

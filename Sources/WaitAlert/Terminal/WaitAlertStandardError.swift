@@ -2,13 +2,10 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
-    let systemWrite = Glibc.write
 #elseif canImport(Musl)
     import Musl
-    let systemWrite = Musl.write
 #elseif canImport(Darwin)
     import Darwin
-    let systemWrite = Darwin.write
 #endif
 
 /// The process's standard error as a ``WaitAlertTerminal``.
@@ -50,7 +47,7 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
     /// Whether this process's group is the terminal's foreground process group; `true` also when
     /// standard error is not the process's controlling terminal (no job control applies).
     public var isForeground: Bool {
-        TerminalGuard.isForeground(target)
+        Platform.isForeground(target)
     }
 
     /// The descriptor that reaches the terminal: while the overlay captures the program's output,
@@ -61,7 +58,7 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
     public func write(_ bytes: [UInt8]) -> Bool {
         guard !broken.load(ordering: .relaxed) else { return false }
         let complete = withoutBrokenPipeSignal {
-            bytes.withUnsafeBytes { Self.writeAll($0, to: target) }
+            bytes.withUnsafeBytes { Platform.writeAll($0, to: target) }
         }
         if !complete { broken.store(true, ordering: .relaxed) }
         return complete
@@ -97,23 +94,4 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
         }
     #endif
 
-    /// Writes every byte, retrying after `EINTR` and partial writes, and waiting up to a second
-    /// for a non-blocking descriptor to accept more (`EAGAIN`). Async-signal-safe.
-    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                guard poll(&ready, 1, 1000) > 0 else { return false }
-            } else {
-                return false
-            }
-        }
-        return true
-    }
 }

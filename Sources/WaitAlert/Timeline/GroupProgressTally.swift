@@ -30,20 +30,7 @@ struct GroupProgressTally: Sendable {
     }
 
     /// Units done, in all (when known), and what they count.
-    struct Units: Sendable, Hashable {
-        var completed: Int
-        var total: Int?
-        var unit: WaitAlertProgressUnit
-
-        /// Made sensible, as the timeline makes progress: no count below zero, no total of zero or
-        /// less, no total below the count.
-        init(completed: Int, total: Int?, unit: WaitAlertProgressUnit) {
-            let completed = max(completed, 0)
-            self.completed = completed
-            self.total = total.flatMap { $0 > 0 ? max($0, completed) : nil }
-            self.unit = unit
-        }
-    }
+    typealias Units = ReportedProgress
 
     /// The group's own progress, if it reports any.
     var own: Units?
@@ -251,13 +238,16 @@ extension GroupProgressTally.Part {
         if let group = snapshot.groupProgress {
             units = group.units.map { units in
                 GroupProgressTally.Units(
-                    completed: units.completed, total: group.basis == .units ? units.total : nil, unit: units.unit)
+                    completed: units.completed, total: group.basis == .units ? units.total : nil, unit: units.unit
+                ).normalized
             }
             fraction = group.fraction
             tasks = max(group.tasks, 1)
         } else if let progress = snapshot.progress {
-            units = GroupProgressTally.Units(
-                completed: progress.completed, total: progress.total, unit: progress.unit)
+            units =
+                GroupProgressTally.Units(
+                    completed: progress.completed, total: progress.total, unit: progress.unit
+                ).normalized
         }
     }
 }

@@ -66,24 +66,10 @@ public struct WaitAlertTimeline: Sendable {
     private(set) var textSince: Duration
     private var pendingText: String?
     /// The latest progress reported, if the work says how far it has gone.
-    private(set) var progress: Progress?
+    private(set) var progress: ReportedProgress?
     /// The rate and time left of ``progress``.
     private(set) var estimator = WaitAlertRateEstimator()
 
-    /// What the work reported, made sensible: a count below zero is zero, a total of zero or less
-    /// is unknown, and a total below the count grows to it (the work did at least that much).
-    struct Progress: Sendable, Hashable {
-        var completed: Int
-        var total: Int?
-        var unit: WaitAlertProgressUnit
-
-        init(completed: Int, total: Int?, unit: WaitAlertProgressUnit) {
-            let completed = max(completed, 0)
-            self.completed = completed
-            self.total = total.flatMap { $0 > 0 ? max($0, completed) : nil }
-            self.unit = unit
-        }
-    }
     private(set) var finishedAt: Duration?
     private var fadeAt: Duration?
     private(set) var fadeStartedAt: Duration?
@@ -124,7 +110,7 @@ extension WaitAlertTimeline {
         case .finish(let outcome): finish(outcome, at: now, actions: &actions)
         case .progress(let completed, let total, let unit):
             guard finishedAt == nil else { return }
-            let progress = Progress(completed: completed, total: total, unit: unit)
+            let progress = ReportedProgress(completed: completed, total: total, unit: unit).normalized
             self.progress = progress
             estimator.record(completed: Double(progress.completed), at: now)
         case .indeterminate:
@@ -295,5 +281,12 @@ extension WaitAlertTimeline {
             workDuration: (finishedAt ?? now) - beganAt
         )
         actions.append(.completed(completion))
+    }
+}
+
+extension WaitAlertTimeline.Event {
+    /// The event that reports `progress`.
+    static func progress(_ progress: ReportedProgress) -> Self {
+        .progress(completed: progress.completed, total: progress.total, unit: progress.unit)
     }
 }

@@ -71,12 +71,12 @@ struct TerminalGuardTests {
     /// again.
     @Test func aQuietedOverlayWritesNothing() {
         let terminal = InMemoryTerminal(columns: 20, rows: 2)
-        TerminalGuard.quieted.store(true, ordering: .sequentiallyConsistent)
+        TerminalOutput.quieted.store(true, ordering: .sequentiallyConsistent)
         #expect(TerminalGuard.write(Array("\r⠹".utf8), to: terminal), "dropped, not failed")
         #expect(terminal.bytesWritten == 0)
-        TerminalGuard.quieted.store(false, ordering: .sequentiallyConsistent)
+        TerminalOutput.quieted.store(false, ordering: .sequentiallyConsistent)
         #expect(TerminalGuard.write(Array("\r⠹".utf8), to: terminal))
         #expect(terminal.lines == ["⠹"])
-        #expect(TerminalGuard.writesInFlight.load(ordering: .sequentiallyConsistent) == 0)
+        #expect(TerminalOutput.writesInFlight.load(ordering: .sequentiallyConsistent) == 0)
     }
 }

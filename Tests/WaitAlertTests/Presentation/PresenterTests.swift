@@ -3,9 +3,9 @@ import Testing
 import WaitAlert
 import WaitAlertTesting
 
-@Suite("Driver and model")
+@Suite("Presenter and model")
 @MainActor
-struct DriverTests {
+struct PresenterTests {
     /// The seed timeline played through a presenter on a manual clock, checked at each instant.
     @Test func seedTimelineThroughThePresenter() async {
         let bed = WaitAlertTestBed()

@@ -20,7 +20,7 @@
 /// )
 /// ```
 @MainActor
-public final class TerminalOverlay: WaitAlertRenderer {
+public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// What an alert leaves behind when it ends.
     public enum Ending: Sendable, Hashable {
         /// A final line (`✔ Done (1.2s)`, `✖ Fetching: reason`, `⚠ Fetching: cancelled after 3.1s`)
@@ -75,7 +75,7 @@ public final class TerminalOverlay: WaitAlertRenderer {
     /// What an alert leaves behind when it ends.
     public let ending: Ending
     /// The interactive overlay, or the plain-line renderer: chosen once.
-    private let output: any WaitAlertRenderer
+    private let output: any WaitAlertFrameRenderer
     private let interactive: InteractiveOverlay?
     /// Whether it draws on the process's standard error, so it may read standard input.
     private let isStandardError: Bool
@@ -111,8 +111,12 @@ public final class TerminalOverlay: WaitAlertRenderer {
             let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]
             let taskbar = (isStandardError || taskbar != .auto) ? taskbar : .off
             let overlay = InteractiveOverlay(
-                terminal: terminal, ending: ending, colors: colors.usesColor(interactive: true),
-                integration: integration, failureLogLines: failureLogLines,
+                terminal: terminal, ending: ending == .persistent ? .persistent : .transient,
+                colors: colors.usesColor(interactive: true),
+                integration: InteractiveOverlay.Integration(
+                    handlesSignals: integration.handlesSignals, blocksInput: integration.blocksInput,
+                    capturesOutput: integration.capturesOutput),
+                failureLogLines: failureLogLines,
                 taskbar: taskbar.isEnabled(environment: environment, isInteractive: true))
             interactive = overlay
             output = overlay
@@ -122,15 +126,15 @@ public final class TerminalOverlay: WaitAlertRenderer {
         }
     }
 
-    public var wantsFrames: Bool { output.wantsFrames }
+    package var wantsFrames: Bool { output.wantsFrames }
 
-    public var drawsSpinnerFramesItself: Bool { output.drawsSpinnerFramesItself }
+    package var drawsSpinnerFramesItself: Bool { output.drawsSpinnerFramesItself }
 
     public func redrawDeadline(for alert: WaitAlertID) -> Duration? {
         output.redrawDeadline(for: alert)
     }
 
-    public func didAttach(to context: WaitAlertRendererContext) {
+    package func didAttach(to context: WaitAlertRendererContext) {
         output.didAttach(to: context)
     }
 
@@ -142,7 +146,7 @@ public final class TerminalOverlay: WaitAlertRenderer {
         output.log(line, from: alert)
     }
 
-    public func flush(at instant: Duration) {
+    package func flush(at instant: Duration) {
         output.flush(at: instant)
     }
 

@@ -64,13 +64,8 @@ final class TerminalPrompt {
     /// Whether standard input is the terminal standard error is, with this process in its
     /// foreground: where a prompt can read keys.
     static func canAsk() -> Bool {
-        let error = OutputRelay.real(STDERR_FILENO)
-        var input = stat()
-        var output = stat()
-        guard isatty(STDIN_FILENO) == 1, isatty(error) == 1, tcgetpgrp(STDIN_FILENO) == getpgrp(),
-            fstat(STDIN_FILENO, &input) == 0, fstat(error, &output) == 0
-        else { return false }
-        return input.st_rdev == output.st_rdev
+        isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) == getpgrp()
+            && Platform.isSameTerminal(STDIN_FILENO, OutputRelay.real(STDERR_FILENO))
     }
 
     /// Takes the keyboard and draws the prompt.
@@ -123,7 +118,7 @@ final class TerminalPrompt {
         defer { typeAhead = [] }
         // A question that ends in the background (a timeout after `bg`) leaves the shell's input
         // alone.
-        guard TerminalGuard.isForeground(STDIN_FILENO) else { return }
+        guard Platform.isForeground(STDIN_FILENO) else { return }
         for var byte in typeAhead {
             guard ioctl(STDIN_FILENO, insert, &byte) == 0 else { break }
         }
@@ -131,7 +126,7 @@ final class TerminalPrompt {
 
     /// After Ctrl-Z and `fg`: the stop gave the terminal back and erased the prompt.
     private func resumeAfterStop() {
-        guard !finished, TerminalGuard.isForeground(STDIN_FILENO) else { return }
+        guard !finished, Platform.isForeground(STDIN_FILENO) else { return }
         drawnRows = 0
         cursorRow = 0
         enterRawMode()
@@ -254,7 +249,9 @@ final class TerminalPrompt {
         guard !finished else { return }
         let columns = terminal.columns ?? 80
         let rows = terminal.rows ?? 24
-        let (lines, cursor) = layout(columns: columns, rows: rows)
+        var layout = PromptLayout(prompt: prompt, editor: editor, choice: choice, notice: notice, colors: colors)
+        let (lines, cursor) = layout.lines(columns: columns, rows: rows)
+        choice = layout.choice
         _ = TerminalGuard.write(to: terminal) {
             let above = collectAbove?() ?? (lines: [], erased: false)
             if above.erased {
@@ -266,7 +263,7 @@ final class TerminalPrompt {
             for line in above.lines { out += "\r" + line + OverlayScreen.eraseLine + "\r\n" }
             var shown = lines
             if let cursor, shown.indices.contains(cursor.row) {
-                shown[cursor.row] = Self.caret(in: shown[cursor.row], atColumn: cursor.column)
+                shown[cursor.row] = PromptLayout.caret(in: shown[cursor.row], atColumn: cursor.column)
             }
             out += OverlayScreen.autowrapOff + OverlayScreen.hideCursor
             out += shown.map { "\r" + $0 + OverlayScreen.eraseLine }.joined(separator: "\r\n")
@@ -279,38 +276,11 @@ final class TerminalPrompt {
             drawnRows = lines.count
             // Recorded with the write that draws it, under the lock the relay prints under: an
             // abrupt end, or the relay printing over it, erases from the prompt's first row.
-            TerminalGuard.drawn.store(true, ordering: .sequentiallyConsistent)
-            TerminalGuard.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-            TerminalGuard.rowsAboveCursor.store(cursorRow, ordering: .sequentiallyConsistent)
+            TerminalOutput.drawn.store(true, ordering: .sequentiallyConsistent)
+            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            TerminalOutput.rowsAboveCursor.store(cursorRow, ordering: .sequentiallyConsistent)
             return Array(out.utf8)
         }
-    }
-
-    /// `line` with a caret — the cell at display column `column` in reverse video, or a reversed
-    /// blank after the end — skipping the line's SGR sequences.
-    static func caret(in line: String, atColumn column: Int) -> String {
-        var out = ""
-        var cell = 0
-        var characters = line[...]
-        while let character = characters.first {
-            characters = characters.dropFirst()
-            if character == "\u{1B}" {
-                // An SGR sequence: copied whole, no cell.
-                out.append(character)
-                while let next = characters.first {
-                    characters = characters.dropFirst()
-                    out.append(next)
-                    if next.isLetter { break }
-                }
-                continue
-            }
-            if cell >= column {
-                return out + "\u{1B}[7m" + String(character) + "\u{1B}[27m" + characters
-            }
-            out.append(character)
-            cell += DisplayWidth.of(character)
-        }
-        return out + String(repeating: " ", count: max(column - cell, 0)) + "\u{1B}[7m \u{1B}[27m"
     }
 
     /// Back to the prompt's first row and erases it and everything under it.
@@ -320,79 +290,10 @@ final class TerminalPrompt {
     }
 
     private func erase() {
-        TerminalGuard.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
+        TerminalOutput.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
         write(eraseSequence())
         drawnRows = 0
         cursorRow = 0
-    }
-
-    /// The prompt's lines, cut to the width, and where the cursor goes (`nil`: hidden).
-    private func layout(columns: Int, rows: Int) -> (lines: [String], cursor: (row: Int, column: Int)?) {
-        let width = max(columns - 1, 4)
-        func cut(_ text: String) -> String { DisplayWidth.truncate(TextSanitizer.line(text), toWidth: width) }
-        func styled(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-        let title = styled("?", "36") + " " + cut(prompt.title)
-        var lines = [title]
-        switch prompt {
-        case .text(let model):
-            if let message = model.message { lines.append(styled(cut("  " + message), "2")) }
-            let field = editor.display(width: max(width - 2, 1), secret: model.isSecret)
-            if editor.text.isEmpty, let hint = model.defaultText ?? model.placeholder {
-                lines.append("› " + styled(cut(hint), "2"))
-            } else {
-                lines.append("› " + field.text)
-            }
-            let fieldRow = lines.count - 1
-            if let notice { lines.append(styled(cut("  " + notice), "2")) }
-            if let validation = model.validationMessage { lines.append(styled(cut("  ✖ " + validation), "31")) }
-            return (lines, (fieldRow, 2 + (editor.text.isEmpty ? 0 : field.cursorColumn)))
-        case .choice(let model):
-            if let message = model.message { lines.append(styled(cut("  " + message), "2")) }
-            switch model.style {
-            case .confirmation:
-                // The hint always shows: the question gives way first (and the caret's cell).
-                let hint = model.defaultIndex == 0 ? " (Y/n) " : " (y/N) "
-                let question = DisplayWidth.truncate(
-                    TextSanitizer.line(prompt.title), toWidth: max(width - 2 - hint.count - 1, 1))
-                lines[0] = styled("?", "36") + " " + question + hint
-                return (lines, (0, 2 + DisplayWidth.of(question) + hint.count))
-            case .buttons, .list:
-                let buttons = buttonRow(model)
-                if model.style == .buttons, DisplayWidth.of(buttons.plain) <= width {
-                    lines.append(buttons.styled)
-                } else {
-                    let height = max(rows - 1 - lines.count, 1)
-                    for index in choice.window(height: height) {
-                        let marker = index == choice.selected ? "❯" : " "
-                        let text = cut("\(marker) \(index + 1). \(model.buttons[index].title)")
-                        lines.append(index == choice.selected ? styled(text, "1") : text)
-                    }
-                }
-                return (lines, nil)
-            }
-        }
-    }
-
-    /// The buttons side by side: `[ 1 Retry ]  2 Skip  3 Abort`, the selected one bracketed (and
-    /// in reverse video with colours).
-    private func buttonRow(_ model: WaitAlertChoicePrompt) -> (plain: String, styled: String) {
-        var plain = " "
-        var styled = " "
-        for (index, button) in model.buttons.enumerated() {
-            let label = "\(index + 1) " + TextSanitizer.line(button.title)
-            let selected = index == choice.selected
-            let text = selected ? "[ \(label) ]" : "  \(label)  "
-            plain += text + " "
-            let color = button.role == .destructive ? "31" : ""
-            if selected, colors {
-                styled += "\u{1B}[7\(color.isEmpty ? "" : ";" + color)m\(text)\u{1B}[0m "
-            } else if colors, !color.isEmpty {
-                styled += "\u{1B}[\(color)m\(text)\u{1B}[0m "
-            } else {
-                styled += text + " "
-            }
-        }
-        return (plain, styled)
     }
 
     // MARK: - Ending
@@ -419,8 +320,8 @@ final class TerminalPrompt {
             var out = eraseSequence() + "\u{1B}[?2004l" + OverlayScreen.showCursor
             for line in above.lines { out += "\r" + line + OverlayScreen.eraseLine + "\r\n" }
             if !record.isEmpty { out += TextSanitizer.line(record) + "\r\n" }
-            TerminalGuard.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
-            TerminalGuard.drawn.store(false, ordering: .sequentiallyConsistent)
+            TerminalOutput.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
+            TerminalOutput.drawn.store(false, ordering: .sequentiallyConsistent)
             return Array(out.utf8)
         }
         drawnRows = 0

@@ -106,11 +106,6 @@ struct OverlayScreen {
         return relayout(printing: above, wasEmpty: wasEmpty)
     }
 
-    /// Prints `above` as lines that stay above the overlay, then redraws it.
-    mutating func print(_ above: [String]) -> [UInt8] {
-        relayout(printing: above, wasEmpty: lines.isEmpty)
-    }
-
     /// The lines are no longer on screen (the program was stopped, which erased them and showed
     /// the cursor, and continued where the shell left the cursor; or the program's output was
     /// printed over them, `cursorShown` false): the next show draws every line from the cursor's

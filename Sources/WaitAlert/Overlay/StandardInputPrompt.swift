@@ -122,7 +122,7 @@ package enum StandardInputPrompt {
         guard terminal >= 0 else { return }
         defer { close(terminal) }
         let bytes = Array((question + " ").utf8)
-        _ = bytes.withUnsafeBytes { WaitAlertStandardError.writeAll($0, to: terminal) }
+        _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: terminal) }
     }
 
     /// Ends `prompt` with what `line` (`nil` at the end of input) answers.

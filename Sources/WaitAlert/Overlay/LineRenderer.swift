@@ -18,7 +18,7 @@
 /// runs and nothing else was printed for ``heartbeatInterval``, a heartbeat line says what is
 /// still running, so a CI watchdog that waits for output stays fed.
 @MainActor
-public final class LineRenderer: WaitAlertRenderer {
+public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// The shortest time between two progress lines of one alert.
     public let minimumInterval: Duration
     /// The longest time without a line while something runs: then a heartbeat line is printed.
@@ -78,7 +78,7 @@ public final class LineRenderer: WaitAlertRenderer {
         self.recap = GroupRecap(logLines: failureLogLines)
     }
 
-    public var wantsFrames: Bool { false }
+    package var wantsFrames: Bool { false }
 
     public func redrawDeadline(for alert: WaitAlertID) -> Duration? {
         guard let printed = alerts[alert] else { return nil }
@@ -135,7 +135,7 @@ public final class LineRenderer: WaitAlertRenderer {
     }
 
     /// Prints the heartbeat when nothing was printed for ``heartbeatInterval`` while work runs.
-    public func flush(at instant: Duration) {
+    package func flush(at instant: Duration) {
         latest = max(latest, instant)
         guard let lastLine, instant - lastLine >= heartbeatInterval else { return }
         let running = alerts.filter(\.value.isRunning).sorted { $0.key < $1.key }

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The program's own output while lines show (caught through the ``OutputRelay`` and printed
+/// above them), and prompts asked on the terminal.
+extension InteractiveOverlay {
+    /// Whether a prompt shows and the program's output is caught meanwhile.
+    var promptKeepsCapture: Bool { promptDriver != nil && promptCaptures }
+
+    /// Catches the program's output from the moment an alert begins (a subprocess started during
+    /// the grace delay writes through what it inherited) until none is left, in the foreground.
+    func updateCapture() {
+        let shouldCapture =
+            integration.capturesOutput && isStandardError && !stopped && !region.isDetached
+            && (promptKeepsCapture || suspensions == 0 && (!running.isEmpty || region.hasRows || !screen.isEmpty))
+        if shouldCapture, relay == nil, let relay = OutputRelay.relay() {
+            let wake: @Sendable () -> Void = { [weak self] in Task { @MainActor in self?.outputArrived() } }
+            let erase: @Sendable (Int) -> String = { "\r" + OverlayScreen.up($0) + OverlayScreen.eraseFromCursorRow }
+            if relay.capture(wake: wake, eraseRegion: erase) {
+                self.relay = relay
+                TerminalGuard.holdCrashHandlers()  // a crash gives the descriptors back
+            }
+        } else if !shouldCapture {
+            releaseOutput()
+        }
+    }
+
+    /// Gives the program its own descriptors back; what it wrote and was not shown yet follows.
+    func releaseOutput() {
+        guard let relay else { return }
+        self.relay = nil
+        capturedPartials = 0
+        defer { TerminalGuard.dropCrashHandlers() }
+        if relay.release() {
+            // The relay printed over the lines and they were not drawn since: the next draw
+            // draws them afresh, and records them as drawn again.
+            screen.markErased(cursorShown: false)
+            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            dirty = true
+        }
+    }
+
+    /// Takes the program's lines caught so far into the lines waiting to be printed above the
+    /// region, before a line for something that happens now: what the program wrote before it
+    /// comes out before it. Under the terminal guard's lock, as a frame collects them.
+    func absorbCapturedLines() {
+        guard let relay, isStandardError, !stopped, !region.isDetached else { return }
+        _ = TerminalGuard.write(to: terminal) {
+            let collected = relay.collect(at: Platform.monotonicNow())
+            if collected.erasedRegion { screen.markErased(cursorShown: false) }
+            region.printAbove(
+                collected.lines.map { (TextSanitizer.keepingColors($0.text), TextSanitizer.line($0.text)) })
+            return []
+        }
+    }
+
+    /// The program wrote something while lines show: it is printed above them now (after the
+    /// record lines of rows that ended before it).
+    private func outputArrived() {
+        guard relay != nil, !stopped, !region.isDetached else { return }
+        region.recordEndedRows()
+        dirty = true
+        flush(at: region.lastInstant)
+    }
+
+    /// Whether standard output is the terminal standard error is (so a line for it can go above
+    /// the region).
+    static func standardOutputIsStandardError() -> Bool {
+        Platform.isSameTerminal(OutputRelay.real(STDOUT_FILENO), OutputRelay.real(STDERR_FILENO))
+    }
+
+    // MARK: - Prompts
+
+    /// Asks `prompt` on the terminal when standard input is the same terminal, in the
+    /// foreground; returns `false` otherwise.
+    func present(_ prompt: WaitAlertPrompt) -> Bool {
+        guard isStandardError, !stopped, !region.isDetached, promptDriver == nil, TerminalPrompt.canAsk(),
+            let terminal = terminal as? WaitAlertStandardError
+        else { return false }
+        let driver = TerminalPrompt(prompt, terminal: terminal, colors: colors) { [weak self] in
+            self?.promptDriver = nil
+            self?.resume()
+            self?.updateCapture()  // still suspended (`withAlertsSuspended`): the capture ends
+        }
+        // Asked while the alerts are suspended, the program has its own descriptors and keeps them.
+        promptCaptures = suspensions == 0
+        promptDriver = driver
+        // The region makes way and gives the terminal guard to the prompt; the program's output
+        // is still caught (or now is), and printed above the prompt.
+        suspend()
+        updateCapture()
+        driver.collectAbove = { [weak self] in self?.takeLinesAbovePrompt() ?? ([], false) }
+        driver.start()
+        return true
+    }
+
+    /// What waits to be printed above the prompt: log lines, final and record lines, then the
+    /// program's lines caught since. Taken under the lock of the write that prints them.
+    private func takeLinesAbovePrompt() -> (lines: [String], erased: Bool) {
+        var lines = region.takeLinesAbove().map(\.styled)
+        var erased = false
+        if let relay {
+            let collected = relay.collect(at: Platform.monotonicNow())
+            erased = collected.erasedRegion
+            lines += collected.lines.map { TextSanitizer.keepingColors($0.text) }
+        }
+        return (lines, erased)
+    }
+}

@@ -1,0 +1,241 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where the overlay draws: the terminal's size, the program's place (foreground or background
+/// job), the terminal guard, Ctrl-C, suspensions.
+extension InteractiveOverlay {
+    // MARK: - Size
+
+    /// Re-reads the terminal's size and redraws every line, leaving no garbage behind when the
+    /// window shrank below a line's length.
+    func terminalDidResize() {
+        guard !stopped else { return }
+        if relay != nil { OutputRelay.followWindowSize() }
+        refreshPlacement()
+        dirty = true
+        flush(at: region.lastInstant)
+    }
+
+    /// The window changed size (`SIGWINCH`): nothing is drawn until it has kept its size for
+    /// ``resizeSettling``, then every line is drawn afresh at the new size. While the user drags
+    /// a window's edge, frames sized for a window that is no longer there would land in a smaller
+    /// one and push copies of the region into the scrollback; meanwhile the terminal itself trims
+    /// the rows below the cursor, which rests on the region's first row.
+    func windowResized() {
+        guard !stopped else { return }
+        if relay != nil { OutputRelay.followWindowSize() }
+        // For a while the region is no taller than the shortest window seen: a frame that lands
+        // in a window shortened again meanwhile still fits.
+        if let rows = terminal.rows { shortestRows = min(shortestRows ?? rows, rows) }
+        shortestRowsExpiry?.cancel()
+        let expiry = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.shortestRows != nil else { return }
+                self.shortestRows = nil
+                self.dirty = true
+                self.flush(at: self.region.lastInstant)
+            }
+        }
+        shortestRowsExpiry = expiry
+        DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(1), execute: expiry)
+        ticker?.stop()
+        settling?.cancel()
+        let settled = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.settling = nil
+                self.terminalDidResize()
+            }
+        }
+        settling = settled
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.resizeSettling, execute: settled)
+    }
+
+    /// How long the window keeps its size before the region is drawn again after a resize.
+    static let resizeSettling = DispatchTimeInterval.milliseconds(150)
+
+    // MARK: - Foreground and background
+
+    /// Checks where the program now is after a stop and a continue (Ctrl-Z, then `fg` or `bg`):
+    /// in the foreground the lines are drawn again where the shell left the cursor; in the
+    /// background nothing is drawn until the program is brought back.
+    func terminalDidResume() {
+        guard !stopped, guarding else { return }
+        if !region.isDetached, !screen.isEmpty, !TerminalOutput.drawn.load(ordering: .sequentiallyConsistent) {
+            // The stop erased the lines and put the terminal modes back: nothing of ours is on
+            // screen, and echo is on again. Lines still waiting are printed as plain lines.
+            inputBlocked = false
+            detach()
+        }
+        dirty = true
+        flush(at: region.lastInstant)
+    }
+
+    /// Picks up where the program is (foreground or background job) and the terminal's width,
+    /// before anything is drawn.
+    func refreshPlacement() {
+        let foreground = terminal.isForeground
+        if foreground == region.isDetached {
+            foreground ? attach() : detach()
+        } else if !region.isDetached, let columns = terminal.columns, columns != screen.columns {
+            // A width change, also one that no `SIGWINCH` reported (between alerts, without
+            // signal handling, or on another terminal): the next draw erases and draws every
+            // line, laid out for the terminal's height then.
+            screen.columns = columns
+        }
+    }
+
+    /// The program went to the background: from now on nothing is drawn and no terminal mode is
+    /// touched; the lines are kept to be drawn again in the foreground.
+    private func detach() {
+        region.isDetached = true
+        watchForForeground()
+        ticker?.stop()
+        writePlain(region.takeLinesAbove().map(\.plain))
+        releaseOutput()
+        updateGuard()  // nothing drawn; input no longer blocked (the shell owns the terminal now)
+    }
+
+    /// While the program runs in the background, checks five times a second whether it is in
+    /// the foreground again: `fg` on a job that runs in the background only hands it the
+    /// terminal, with no signal, and the region must come back at once, not at the next change.
+    func watchForForeground() {
+        guard foregroundWatch == nil, ticker != nil else { return }  // without a ticker every frame checks
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + .milliseconds(200), repeating: .milliseconds(200))
+        let terminal = terminal
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                guard self.region.isDetached, !self.stopped, self.region.hasRows else {
+                    // Nothing to bring back: the next alert's first draw checks by itself.
+                    self.foregroundWatch?.cancel()
+                    self.foregroundWatch = nil
+                    return
+                }
+                guard terminal.isForeground else { return }
+                self.dirty = true
+                self.flush(at: self.region.lastInstant)
+            }
+        }
+        timer.resume()
+        foregroundWatch = timer
+    }
+
+    /// The program is in the foreground again: the next draw draws the lines afresh where the
+    /// cursor is.
+    private func attach() {
+        region.isDetached = false
+        foregroundWatch?.cancel()
+        foregroundWatch = nil
+        region.taskbarCleared()  // a stop cleared it
+        screen.columns = terminal.columns ?? screen.columns
+        screen.markErased()
+        dirty = true
+    }
+
+    // MARK: - Suspensions
+
+    /// Takes the region off the screen and gives the terminal back (modes, signals, descriptors)
+    /// until the matching ``resume()``.
+    func suspend() {
+        suspensions += 1
+        guard suspensions == 1, !stopped else { return }
+        ticker?.stop()
+        if !region.isDetached {
+            let taken = region.takeLinesAbove()
+            writeFrame([], [], taken.map(\.styled))
+            if frameDropped { region.putBack(taken) }
+        }
+        if !promptKeepsCapture { releaseOutput() }
+        updateGuard()
+    }
+
+    func resume() {
+        guard suspensions > 0 else { return }
+        suspensions -= 1
+        guard suspensions == 0, !stopped else { return }
+        dirty = true
+        flush(at: region.lastInstant)
+    }
+
+    // MARK: - The guard, input and signals
+
+    /// Turns the terminal guard on while there are lines to show (also in the background, where
+    /// `SIGCONT` tells when the program is brought back), off when there are none; tells it
+    /// whether lines are on screen; blocks input only in the foreground, while some alert still
+    /// waits for its work.
+    func updateGuard() {
+        let shouldGuard = (region.hasRows || !screen.isEmpty) && isStandardError && suspensions == 0
+        if shouldGuard != guarding {
+            guarding = shouldGuard
+            if shouldGuard {
+                TerminalGuard.activate(
+                    output: WaitAlertStandardError.shared.descriptor,
+                    handlesSignals: integration.handlesSignals,
+                    handlers: handlers()
+                )
+                if relay != nil { OutputRelay.followWindowSize() }  // resized before the handler was in place
+            } else {
+                inputBlocked = false
+                if !promptKeepsCapture { releaseOutput() }
+                TerminalGuard.deactivate()
+            }
+        }
+        if guarding { TerminalGuard.setDrawn(!region.isDetached && !screen.isEmpty) }
+        let shouldBlock = guarding && integration.blocksInput && !running.isEmpty && !region.isDetached
+        if shouldBlock != inputBlocked {
+            inputBlocked = shouldBlock
+            TerminalGuard.blockInput(shouldBlock)
+        }
+    }
+
+    private func handlers() -> TerminalGuard.Handlers {
+        TerminalGuard.Handlers(
+            interrupt: { [weak self] in Task { @MainActor in self?.interrupt() } },
+            resize: { [weak self] in Task { @MainActor in self?.windowResized() } },
+            resume: { [weak self] in Task { @MainActor in self?.terminalDidResume() } }
+        )
+    }
+
+    /// Tracks which alerts still wait for their work; once every work a Ctrl-C interrupted has
+    /// ended, the next Ctrl-C cancels the next work instead of ending the program.
+    func updateRunning(_ alert: WaitAlertID, isRunning: Bool) {
+        if isRunning {
+            running.insert(alert)
+        } else {
+            running.remove(alert)
+            if interrupted.remove(alert) != nil, interrupted.isEmpty { TerminalGuard.resetInterrupts() }
+        }
+    }
+
+    /// A Ctrl-C: cancel the work of every alert; with none to cancel, Ctrl-C does what it would
+    /// have done without the overlay.
+    private func interrupt() {
+        interrupted.formUnion(running)
+        if context?.cancelAllWork() != true { TerminalGuard.passOnInterrupt() }
+    }
+
+    /// Stops drawing for good after the terminal refused a write.
+    func stop() {
+        stopped = true
+        settling?.cancel()
+        settling = nil
+        foregroundWatch?.cancel()
+        foregroundWatch = nil
+        releaseOutput()
+        if !drawingWithTicker { ticker?.stop() }
+        if guarding {
+            guarding = false
+            inputBlocked = false
+            TerminalGuard.deactivate()
+        }
+    }
+}

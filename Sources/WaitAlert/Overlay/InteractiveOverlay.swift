@@ -1,0 +1,340 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The interactive side of a ``TerminalOverlay``: the shell that carries out what a
+/// ``TaskRegion`` says — one write per batch to a terminal, through the terminal guard on
+/// standard error — with the spinner ticker, the capture of the program's output, prompts, and
+/// plain lines while the program is a background job.
+///
+/// `render` and `log` feed the region; `flush` asks it for the lines above and the region's
+/// lines within the terminal's height, and draws them in one write (``OverlayScreen``).
+@MainActor
+final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
+    typealias Key = OverlayScreen.Key
+
+    /// Whether final lines stay, or linger and fade in the region.
+    enum Ending {
+        case persistent, transient
+    }
+
+    /// What the overlay does to the process around it while it shows something (see
+    /// ``TerminalOverlay/ProcessIntegration``).
+    struct Integration {
+        var handlesSignals = true
+        var blocksInput = true
+        var capturesOutput = true
+
+        static let none = Integration(handlesSignals: false, blocksInput: false, capturesOutput: false)
+    }
+
+    let terminal: any WaitAlertTerminal
+    let integration: Integration
+    /// Whether the overlay draws on the process's standard error, which the terminal guard protects.
+    let isStandardError: Bool
+    let colors: Bool
+    /// What to show: the rows, the lines above them, the taskbar.
+    var region: TaskRegion
+    /// What is on screen, and the bytes that change it.
+    var screen = OverlayScreen()
+    /// Whether something changed since the last draw.
+    var dirty = false
+    /// Turns the spinners between draws when the presenter runs on the system clock; `nil` when
+    /// every frame comes through `render` (a test's manual clock).
+    var ticker: SpinnerTicker?
+    /// Whether a draw holds the ticker (which then hands over an empty plan if the draw stops).
+    var drawingWithTicker = false
+    /// Whether the last frame was dropped because the program is stopping (Ctrl-Z): the lines it
+    /// was to print wait for the next draw.
+    var frameDropped = false
+    /// The terminal guard's count of stops when the last frame was drawn.
+    var seenStops = TerminalGuard.stops.load(ordering: .sequentiallyConsistent)
+    /// How many suspensions are under way: while any is, nothing is drawn.
+    var suspensions = 0
+    /// Whether the terminal refused a write: nothing is drawn from then on.
+    var stopped = false
+    var context: WaitAlertRendererContext?
+
+    /// The capture of the program's output (``InteractiveOverlay+Capture``).
+    var relay: OutputRelay?
+    var capturedPartials = 0
+    var promptDriver: TerminalPrompt?
+    var promptCaptures = false
+
+    /// The guard and the program's place (``InteractiveOverlay+Terminal``).
+    var guarding = false
+    var inputBlocked = false
+    var running: Set<WaitAlertID> = []
+    var interrupted: Set<WaitAlertID> = []
+    var settling: DispatchWorkItem?
+    var shortestRows: Int?
+    var shortestRowsExpiry: DispatchWorkItem?
+    var foregroundWatch: (any DispatchSourceTimer)?
+
+    init(
+        terminal: any WaitAlertTerminal, ending: Ending, colors: Bool, integration: Integration,
+        failureLogLines: Int = 5, taskbar: Bool = false
+    ) {
+        self.terminal = terminal
+        self.integration = integration
+        self.isStandardError =
+            (terminal as? WaitAlertStandardError)?.descriptor == WaitAlertStandardError.shared.descriptor
+        self.colors = colors
+        self.region = TaskRegion(
+            style: TaskRegion.Style(
+                persistentEndings: ending == .persistent, colors: colors,
+                unicode: Self.localeIsUTF8(environmentVariables(["LC_ALL", "LC_CTYPE", "LANG"])),
+                showsTaskbar: taskbar, failureLogLines: failureLogLines))
+        self.screen.columns = terminal.columns ?? 80
+        if isStandardError { TerminalGuard.installExitHook() }
+        if isStandardError, taskbar {
+            TerminalGuard.prepareTaskbarClear(Array(TaskbarProgress.State.cleared.sequence.utf8))
+        }
+    }
+
+    var wantsFrames: Bool { true }
+
+    func didAttach(to context: WaitAlertRendererContext) {
+        self.context = context
+        guard let now = context.systemClockNow else { return }
+        let terminal = terminal
+        let isStandardError = isStandardError
+        ticker = SpinnerTicker(now: now) { bytes in
+            if isStandardError {
+                TerminalGuard.writeIfDrawn(bytes, to: terminal)
+            } else {
+                _ = terminal.write(bytes)
+            }
+        }
+        region = TaskRegion(style: region.style.turningSpinners())
+    }
+
+    var drawsSpinnerFramesItself: Bool { ticker != nil }
+
+    /// The ticker, for tests that turn a frame at an instant of their choosing.
+    var spinnerTicker: SpinnerTicker? { ticker }
+
+    func redrawDeadline(for alert: WaitAlertID) -> Duration? {
+        region.redrawDeadline(for: alert)
+    }
+
+    // MARK: - Gathering
+
+    func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
+        guard !stopped else { return }
+        dirty = true
+        updateRunning(alert, isRunning: snapshot.outcome == nil && snapshot.phase < .lingering)
+        if region.endsNow(snapshot, of: alert) {
+            // What the program wrote before the end comes out before the lines the end prints
+            // (after the record lines of child tasks that ended earlier, for an alert's own end).
+            if snapshot.parent == nil { region.recordEndedRows() }
+            absorbCapturedLines()
+        }
+        region.apply(snapshot, of: alert, at: instant)
+        carryOutRegionChanges()
+    }
+
+    func log(_ line: String, from alert: WaitAlertID) {
+        guard !stopped else { return }
+        if !region.isDetached {
+            region.recordEndedRows()
+            absorbCapturedLines()
+        }
+        region.log(TextSanitizer.logLines(line), from: alert)
+        dirty = true
+        carryOutRegionChanges()
+    }
+
+    func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool {
+        let prompting = promptDriver != nil
+        guard !stopped, !region.isDetached, prompting || suspensions == 0,
+            prompting || region.hasRows || !screen.isEmpty
+        else { return false }
+        if stream == .standardOutput, !isStandardError || !Self.standardOutputIsStandardError() { return false }
+        region.recordEndedRows()
+        absorbCapturedLines()
+        region.printAbove(
+            line.split(separator: "\n", omittingEmptySubsequences: false).map { part in
+                let plain = TextSanitizer.line(String(part))
+                return (colors ? TextSanitizer.keepingColors(String(part)) : plain, plain)
+            })
+        dirty = true
+        flush(at: region.lastInstant)
+        return true
+    }
+
+    /// Tells the presenter which alerts' frames are drawn, and prints the region's lines at once
+    /// as plain lines while the program is a background job.
+    private func carryOutRegionChanges() {
+        for (alert, draws) in region.takeAnimationChanges() { context?.setDrawsFrames(alert, draws) }
+        if region.isDetached { writePlain(region.takeLinesAbove().map(\.plain)) }
+    }
+
+    // MARK: - Drawing
+
+    /// Draws what the batch changed, in one write.
+    func flush(at instant: Duration) {
+        guard !stopped, dirty else { return }
+        dirty = false
+        region.advance(to: instant)
+        if let promptDriver {
+            promptDriver.printAbove()  // the region waits for the prompt to end
+            return
+        }
+        refreshPlacement()
+        if region.isDetached, region.hasRows { watchForForeground() }
+        drawRegion()
+        updateGuard()
+        updateCapture()
+    }
+
+    /// Lays the rows out within the terminal's height and draws them, after the lines waiting to
+    /// be printed above: one write.
+    private func drawRegion() {
+        guard !region.isDetached, suspensions == 0 else { return }
+        if settling != nil {
+            // The window is being resized: no region until it keeps its size, but every line
+            // waiting to be printed goes out now (a final line right before the program exits).
+            let taken = region.takeLinesAbove()
+            guard !taken.isEmpty else { return }
+            writeFrame([], [], taken.map(\.styled))
+            if frameDropped { region.putBack(taken) }
+            return
+        }
+        let windowRows = min(terminal.rows ?? 24, shortestRows ?? .max)
+        let desired = region.frame(columns: screen.columns, budget: max(windowRows - 1 - capturedPartials, 1))
+        carryOutRegionChanges()
+        // The guard (signals, echo, exit restore) is in place before the first byte shows, so a
+        // Ctrl-C that comes as soon as the spinner does already finds it.
+        updateGuard()
+        let taken = region.takeLinesAbove()
+        let taskbar = region.taskbarUpdate()
+        let taskbarBytes = taskbar.map { Array($0.sequence.utf8) } ?? []
+        // A taskbar state shown is flagged before its bytes go out, and a clear only after:
+        // whatever ends the program between the two still clears it.
+        if isStandardError, let taskbar, taskbar != .cleared {
+            TerminalGuard.taskbarShown.store(true, ordering: .sequentiallyConsistent)
+        }
+        if let ticker {
+            ticker.draw { onScreen in
+                drawingWithTicker = true
+                defer { drawingWithTicker = false }
+                screen.adoptGlyphs(onScreen)
+                return tickerPlan(writeFrame(taskbarBytes, desired, taken.map(\.styled)))
+            }
+        } else {
+            writeFrame(taskbarBytes, desired, taken.map(\.styled))
+        }
+        if frameDropped {
+            // The program is stopping: what was to be printed waits for the draw after `fg`.
+            region.putBack(taken)
+            if taskbar != nil { region.taskbarCleared() }
+        }
+        updateCapture()
+        if isStandardError, taskbar == .cleared {
+            TerminalGuard.taskbarShown.store(false, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Shows `desired` after printing `printed` above it, in one write, with what the program
+    /// wrote meanwhile: its finished lines printed above (after `printed`, which happened
+    /// before them), its unfinished lines at the top of the region. Returns the lines shown. A
+    /// frame the terminal guard drops — a signal handler has quieted the overlay because the
+    /// program is stopping — is never composed: the screen stays as it was, and ``frameDropped``
+    /// says so, for the lines to be printed later.
+    @discardableResult
+    func writeFrame(
+        _ prefix: [UInt8], _ desired: [(key: Key, line: OverlayScreen.Line)], _ printed: [String]
+    ) -> [(key: Key, line: OverlayScreen.Line)] {
+        frameDropped = false
+        guard isStandardError, !stopped, !region.isDetached else {
+            write(prefix + screen.show(desired, printingAbove: printed))
+            return desired
+        }
+        var shown = desired
+        var composed = false
+        let written = TerminalGuard.write(to: terminal) {
+            composed = true
+            let stops = TerminalGuard.stops.load(ordering: .sequentiallyConsistent)
+            if stops != seenStops {
+                // A stop erased the lines since the last frame (and showed the cursor).
+                seenStops = stops
+                screen.markErased()
+            }
+            var above = printed
+            if let relay {
+                let collected = relay.collect(at: Platform.monotonicNow())
+                if collected.erasedRegion { screen.markErased(cursorShown: false) }
+                let partials = collected.partials.sorted { $0.key.rawValue < $1.key.rawValue }.map { entry in
+                    (
+                        key: Key.captured(Int32(entry.key.rawValue)),
+                        line: OverlayScreen.Line(glyph: nil, text: TextSanitizer.line(entry.value), style: .plain)
+                    )
+                }
+                let fits = desired.isEmpty ? [] : partials.prefix(max((terminal.rows ?? 24) - 1 - desired.count, 0))
+                capturedPartials = fits.count
+                shown = fits + desired
+                above += collected.lines.map { TextSanitizer.keepingColors($0.text) }
+            }
+            let bytes = prefix + screen.show(shown, printingAbove: above)
+            // What is on screen is recorded with the write that puts it there, under the lock the
+            // relay prints under: it erases these lines before printing over them, and whatever
+            // ends the program now erases them too.
+            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            TerminalOutput.drawn.store(guarding && !screen.isEmpty, ordering: .sequentiallyConsistent)
+            return bytes
+        }
+        if !written {
+            stop()
+        } else if !composed {
+            frameDropped = true
+            return []
+        }
+        return shown
+    }
+
+    /// The glyphs the ticker turns until the next draw: the running rows drawn with a spinner
+    /// whose glyph it can rewrite alone.
+    private func tickerPlan(_ drawn: [(key: Key, line: OverlayScreen.Line)]) -> SpinnerTicker.Plan {
+        var plan = SpinnerTicker.Plan()
+        guard !region.isDetached, !stopped else { return plan }
+        for (index, entry) in drawn.enumerated() {
+            guard var slot = region.spinner(of: entry.key), let glyph = entry.line.glyph,
+                screen.turnsGlyph(ofLine: index, through: slot.frames)
+            else { continue }
+            slot.line = index
+            slot.indent = entry.line.indent
+            plan.append(slot, showing: glyph)
+        }
+        return plan
+    }
+
+    func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty, !stopped, !region.isDetached else { return }
+        let written = isStandardError ? TerminalGuard.write(bytes, to: terminal) : terminal.write(bytes)
+        if !written { stop() }
+    }
+
+    /// Writes `lines` as plain text, for a program in the background: no escape byte at all.
+    func writePlain(_ lines: [String]) {
+        guard !lines.isEmpty, !stopped else { return }
+        let bytes = Array(lines.map { TextSanitizer.line($0) + "\n" }.joined().utf8)
+        let written = isStandardError ? TerminalGuard.write(bytes, to: terminal) : terminal.write(bytes)
+        if !written { stop() }
+    }
+
+    /// Whether the locale's character set is UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`; an
+    /// unset locale counts as UTF-8, as on macOS and in most terminals).
+    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        guard let locale else { return true }
+        let lowered = locale.lowercased()
+        return lowered.contains("utf-8") || lowered.contains("utf8")
+    }
+}

@@ -1,0 +1,159 @@
+extension TaskRegion {
+    /// The region's lines from top to bottom, laid out within `budget` lines of a terminal
+    /// `columns` wide: rows (decorated: a group's counts, a child task's elapsed time, progress),
+    /// the steps planned and not started, and a summary of the rows left out.
+    mutating func frame(columns: Int, budget: Int) -> [(key: Key, line: OverlayScreen.Line)] {
+        let layout = currentLayout(budget: budget)
+        var lines: [(key: Key, line: OverlayScreen.Line)] = []
+        lines.reserveCapacity(layout.rows.count + 1)
+        for key in layout.rows {
+            switch key {
+            case .alert(let id):
+                if let row = rows[id] { lines.append((key, decorated(row, of: id, columns: columns))) }
+            case .planned(let parent, let index):
+                let title = planned[parent]?[index] ?? ""
+                let depth = (rows[parent]?.line.indent ?? 0) + 1
+                let line = OverlayScreen.Line(
+                    glyph: "○", text: TextSanitizer.line(title), style: style.colors ? .grey(level: 0.5) : .plain,
+                    indent: depth)
+                lines.append((key, line))
+            case .summary, .captured:
+                break
+            }
+        }
+        if let hidden = layout.hidden {
+            lines.append((.summary, OverlayScreen.Line(glyph: nil, text: RegionLayout.summary(hidden), style: .plain)))
+        }
+        return lines
+    }
+
+    /// The spinner the row under `key` turns, if it turns one.
+    func spinner(of key: Key) -> SpinnerSlot? {
+        guard case .alert(let id) = key else { return nil }
+        return rows[id]?.spinner
+    }
+
+    /// With spinners turned between draws, the elapsed times still count: a running row that
+    /// shows one (a child task's, a group's header) is drawn again on the next whole second of
+    /// the clock, all of them at once.
+    func redrawDeadline(for alert: WaitAlertID) -> Duration? {
+        guard style.turnsSpinners, let row = rows[alert], row.state == .running,
+            row.parent != nil || groups[alert] != nil
+        else { return nil }
+        let second = Duration.seconds(1).attoseconds
+        return Duration(attoseconds: (lastInstant.attoseconds / second + 1) * second)
+    }
+
+    /// The taskbar's new state, when it changes: the first top-level row's progress (its own, or
+    /// its group's), an error while its group has failed tasks, indeterminate otherwise; cleared
+    /// when no top-level row runs. A new percentage at most four times a second.
+    mutating func taskbarUpdate() -> TaskbarProgress.State? {
+        guard style.showsTaskbar else { return nil }
+        var desired = TaskbarProgress.State.cleared
+        if let id = topLevel.filter({ rows[$0]?.state == .running }).min(), let row = rows[id] {
+            let percent = row.progress?.fraction.map(ProgressText.percent(of:))
+            if (groups[id]?.failed ?? 0) > 0 {
+                desired = .error(percent ?? 100)
+            } else {
+                desired = percent.map(TaskbarProgress.State.percent) ?? .indeterminate
+            }
+        }
+        guard desired != taskbar else { return nil }
+        switch (desired, taskbar) {
+        case (.percent, .percent), (.error, .error):
+            if lastInstant - taskbarSince < .milliseconds(250) { return nil }
+        default: break
+        }
+        taskbar = desired
+        taskbarSince = lastInstant
+        return desired
+    }
+
+    /// The taskbar shows nothing any more (a stop cleared it, or its update was not written).
+    mutating func taskbarCleared() {
+        taskbar = .cleared
+    }
+
+    /// Moves the region's clock to `instant` (a frame drawn then).
+    mutating func advance(to instant: Duration) {
+        lastInstant = max(lastInstant, instant)
+    }
+
+    // MARK: - Layout and decoration
+
+    /// The layout of the rows within `budget` lines, made again only when rows came, went or
+    /// changed state (or the budget changed): a frame that only turns spinners costs what is on
+    /// screen, however many rows there are.
+    private mutating func currentLayout(budget: Int) -> RegionLayout.Layout<Key> {
+        if let layout, layoutBudget == budget { return layout }
+        var input: [RegionLayout.Row<Key>] = []
+        input.reserveCapacity(rows.count)
+        for id in rows.keys.sorted() {
+            guard let row = rows[id] else { continue }
+            input.append(RegionLayout.Row(id: .alert(id), parent: row.parent.map(Key.alert), state: row.state))
+        }
+        for (parent, steps) in planned.sorted(by: { $0.key < $1.key }) where rows[parent] != nil {
+            for index in steps.indices {
+                input.append(RegionLayout.Row(id: .planned(parent, index), parent: .alert(parent), state: .pending))
+            }
+        }
+        let layout = RegionLayout.layout(input, budget: budget)
+        self.layout = layout
+        layoutBudget = budget
+        shownKeys = Set(layout.rows)
+        animateOnly(shown: layout)
+        return layout
+    }
+
+    /// Notes which running rows are left out, so that their frames cost nothing.
+    private mutating func animateOnly(shown layout: RegionLayout.Layout<Key>) {
+        var hidden: Set<WaitAlertID> = []
+        if layout.hidden != nil {
+            let shown = Set(layout.rows)
+            for (id, row) in rows where row.state == .running && !shown.contains(.alert(id)) { hidden.insert(id) }
+        }
+        for id in hidden.subtracting(unanimated) { animationChanges[id] = false }
+        for id in unanimated.subtracting(hidden) { animationChanges[id] = true }
+        unanimated = hidden
+    }
+
+    /// A row with what the region adds: the header of an alert with child tasks
+    /// ("· 12/40 · 2 failed · 1m03s"), the elapsed time of a child task that has run a second.
+    private func decorated(_ row: Row, of alert: WaitAlertID, columns: Int) -> OverlayScreen.Line {
+        var line = row.line
+        guard row.state == .running else { return line }
+        let elapsed = began[alert].map { lastInstant - $0 } ?? .zero
+        var suffix = ""
+        if let group = groups[alert] {
+            let total = group.started + (planned[alert]?.count ?? 0)
+            suffix = " · \(group.finished)/\(total)"
+            if group.failed > 0 { suffix += " · \(group.failed) failed" }
+            if elapsed >= .seconds(1) { suffix += " · " + DurationFormat.elapsed(elapsed) }
+        } else if row.parent != nil, elapsed >= .seconds(1) {
+            suffix = " · " + DurationFormat.elapsed(elapsed)
+        }
+        if let progress = row.progress {
+            // The bar takes what the text leaves: at least a dozen cells of text stay. Its width
+            // grows with the window: 8 cells at 80 columns (the time left, the count and the rate
+            // still fit), 20 at 100, at most 24.
+            let room = columns - 1 - line.indent * 2 - 2 - 12 - DisplayWidth.of(suffix)
+            let barWidth = min(max((3 * columns - 200) / 5, 6), 24)
+            suffix = ProgressText.row(progress, room: room, barWidth: barWidth, unicode: style.unicode) + suffix
+        }
+        line.suffix = suffix
+        return line
+    }
+
+    /// The region line of a snapshot: spinner glyph (or outcome icon) and text, styled.
+    func line(for snapshot: WaitAlertSnapshot) -> OverlayScreen.Line {
+        let text = TextSanitizer.line(snapshot.text)
+        var lineStyle = OverlayScreen.Style.plain
+        var glyph = snapshot.spinnerGlyph
+        if snapshot.phase >= .lingering, snapshot.kind == .waitAlert, let final = FinalLine.of(snapshot) {
+            glyph = final.icon
+            lineStyle = style.colors ? Self.style(for: final.tone) : .plain
+        }
+        if style.colors, snapshot.phase == .fading { lineStyle = .grey(level: snapshot.opacity) }
+        return OverlayScreen.Line(glyph: glyph, text: text, style: lineStyle, indent: snapshot.depth)
+    }
+}

@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The few system calls on terminals and descriptors that the library and `wait-alert` share,
+/// each written once: writing everything, telling terminals apart, window sizes,
+/// pseudo-terminals, the monotonic clock.
+package enum Platform {
+    /// Writes every byte, retrying after `EINTR` and partial writes, and waiting up to
+    /// `patience` milliseconds at a time (-1: as long as it takes) for a non-blocking descriptor
+    /// to accept more (`EAGAIN`). Async-signal-safe.
+    package static func writeAll(
+        _ buffer: UnsafeRawBufferPointer, to descriptor: Int32, patience: Int32 = 1000
+    ) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                guard poll(&ready, 1, patience) > 0 || patience < 0 else { return false }
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// ``writeAll(_:to:patience:)`` for bytes in an array.
+    package static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32, patience: Int32 = 1000) -> Bool
+    {
+        Array(bytes).withUnsafeBytes { writeAll($0, to: descriptor, patience: patience) }
+    }
+
+    /// The terminal device `descriptor` is open on, or `nil` when it is not a terminal. On Linux
+    /// the device behind `/dev/tty` too (`TIOCGDEV`), so that it counts as the terminal it is.
+    package static func terminalDevice(of descriptor: Int32) -> UInt64? {
+        guard isatty(descriptor) == 1 else { return nil }
+        #if os(Linux)
+            let getDevice = UInt(0x8004_5432)  // TIOCGDEV, a macro Swift does not import
+            var device: UInt32 = 0
+            if ioctl(descriptor, getDevice, &device) == 0 { return UInt64(device) }
+        #endif
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return UInt64(status.st_rdev)
+    }
+
+    /// Whether `first` and `second` are both terminals, and the same one.
+    package static func isSameTerminal(_ first: Int32, _ second: Int32) -> Bool {
+        guard let device = terminalDevice(of: first) else { return false }
+        return terminalDevice(of: second) == device
+    }
+
+    /// Whether this process's group is the foreground process group of the terminal `descriptor`
+    /// (or the descriptor is not this process's controlling terminal, so no job control applies
+    /// to it). Async-signal-safe.
+    package static func isForeground(_ descriptor: Int32) -> Bool {
+        let foreground = tcgetpgrp(descriptor)
+        return foreground < 0 || foreground == getpgrp()
+    }
+
+    /// The window size of the terminal `descriptor`, or `nil` when it is not one.
+    package static func windowSize(of descriptor: Int32) -> (columns: UInt16, rows: UInt16)? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return (size.ws_col, size.ws_row)
+    }
+
+    /// Gives the terminal `descriptor` the window size `size`; `false` when it could not.
+    @discardableResult
+    package static func setWindowSize(_ size: (columns: UInt16, rows: UInt16), of descriptor: Int32) -> Bool {
+        var size = winsize(ws_row: size.rows, ws_col: size.columns, ws_xpixel: 0, ws_ypixel: 0)
+        return ioctl(descriptor, UInt(TIOCSWINSZ), &size) == 0
+    }
+
+    /// A new pseudo-terminal's controller and device, both close-on-exec and neither the
+    /// controlling terminal of anyone; `nil` when the system has none to give.
+    package static func openPseudoTerminal() -> (controller: Int32, device: Int32)? {
+        #if canImport(Darwin)
+            let controller = posix_openpt(O_RDWR | O_NOCTTY)
+            guard controller >= 0 else { return nil }
+            guard grantpt(controller) == 0, unlockpt(controller) == 0, let name = ptsname(controller) else {
+                close(controller)
+                return nil
+            }
+            let device = open(name, O_RDWR | O_NOCTTY)
+            guard device >= 0 else {
+                close(controller)
+                return nil
+            }
+        #else
+            // The C library's module does not export posix_openpt, grantpt, unlockpt and ptsname
+            // to Swift; openpty does the same, the device opened with O_NOCTTY.
+            var controller: Int32 = -1
+            var device: Int32 = -1
+            guard openpty(&controller, &device, nil, nil, nil) == 0 else { return nil }
+        #endif
+        _ = fcntl(controller, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(device, F_SETFD, FD_CLOEXEC)
+        return (controller, device)
+    }
+
+    /// The monotonic clock's time, from an arbitrary origin.
+    package static func monotonicNow() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+}

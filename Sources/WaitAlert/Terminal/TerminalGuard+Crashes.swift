@@ -1,0 +1,83 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension TerminalGuard {
+    /// The signals of a crash, handled while anything shows or is caught, so that the terminal is
+    /// restored and the crash report reaches it.
+    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+
+    /// Memory the crash handler reads, allocated once and never freed; written only under
+    /// ``crashHandlerHolders``' lock while no crash handler is installed.
+    struct CrashContext {
+        let savedActions = UnsafeMutablePointer<sigaction>.allocate(capacity: crashSignals.count)
+        let installed = UnsafeMutablePointer<Bool>.allocate(capacity: crashSignals.count)
+    }
+
+    @exclusivity(unchecked) nonisolated(unsafe) static var crashContext = CrashContext()
+
+    /// How many holders want the crash handlers: the guard while active, an overlay while it
+    /// catches the program's output. They are installed while any does.
+    private static let crashHandlerHolders = Mutex(0)
+
+    /// Installs the crash handlers, unless a holder already did: whatever shows or is caught —
+    /// a region, a prompt in raw mode, the program's output — a crash puts it back.
+    static func holdCrashHandlers() {
+        crashHandlerHolders.withLock { holders in
+            holders += 1
+            guard holders == 1 else { return }
+            var action = sigaction()
+            #if canImport(Glibc)
+                action.__sigaction_handler.sa_sigaction = { signal, info, _ in TerminalGuard.handleCrash(signal, info) }
+            #else
+                action.__sigaction_u.__sa_sigaction = { signal, info, _ in TerminalGuard.handleCrash(signal, info) }
+            #endif
+            action.sa_flags = SA_SIGINFO | SA_ONSTACK
+            sigemptyset(&action.sa_mask)
+            for (index, signal) in crashSignals.enumerated() {
+                crashContext.installed[index] =
+                    sigaction(signal, nil, &crashContext.savedActions[index]) == 0
+                    && sigaction(signal, &action, nil) == 0
+            }
+        }
+    }
+
+    /// Puts the previous crash handlers back once the last holder lets go.
+    static func dropCrashHandlers() {
+        crashHandlerHolders.withLock { holders in
+            guard holders > 0 else { return }
+            holders -= 1
+            guard holders == 0 else { return }
+            for (index, signal) in crashSignals.enumerated() where crashContext.installed[index] {
+                sigaction(signal, &crashContext.savedActions[index], nil)
+                crashContext.installed[index] = false
+            }
+        }
+    }
+
+    /// A crash while something shows or is caught: the real descriptors and the terminal come
+    /// back (the region erased, paste bracketing off, the modes restored), then the signal
+    /// goes on to what handled it before (the runtime's crash report, or the default action).
+    private static func handleCrash(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
+        eraseIfDrawn()
+        OutputRelay.releaseFromSignal()
+        OutputRelay.handOffAtEnd(fromSignal: true)
+        TerminalModes.restore()
+        if let index = crashSignals.firstIndex(of: signal), crashContext.installed[index] {
+            sigaction(signal, &crashContext.savedActions[index], nil)
+        } else {
+            var fallback = sigaction()
+            sigemptyset(&fallback.sa_mask)
+            sigaction(signal, &fallback, nil)  // SIG_DFL
+        }
+        // A fault happens again when the handler returns, now with the previous handler; a signal
+        // that was sent (`abort()`, `kill`) is sent again.
+        if (info?.pointee.si_code ?? 0) <= 0 { raise(signal) }
+    }
+}
