@@ -53,9 +53,7 @@ func runAlert<Value: Sendable, Reporter: Sendable>(
     if case .failure = outcome {
         for line in mailbox.failureReport.withLock({ $0 }) { mailbox.log(line) }
     }
-    let (timedOut, shown) = await MainActor.run {
-        (presenter.end(session, with: outcome, at: endedAt), !presenter.renderers.isEmpty)
-    }
+    let (timedOut, shown) = await end(session, of: presenter, with: outcome, at: endedAt)
     let signal = ProcessGroupGuard.cancellingSignal.load(ordering: .sequentiallyConsistent)
     if timedOut {
         if shown { ShownErrors.record(WaitAlertTimeoutError(), signal: 0) }
@@ -63,6 +61,16 @@ func runAlert<Value: Sendable, Reporter: Sendable>(
     }
     if shown, case .failure(let error) = result { ShownErrors.record(error, signal: signal) }
     return try result.get()
+}
+
+/// Ends `session` on the main actor: whether the alert had timed out, and whether a renderer
+/// showed it. A `@MainActor` function rather than `MainActor.run`, which is nonisolated and so
+/// costs a hop to the global executor and back even from the main actor.
+@MainActor
+private func end(
+    _ session: AlertSession, of presenter: WaitAlertPresenter, with outcome: WaitAlertOutcome, at endedAt: Duration?
+) -> (timedOut: Bool, shown: Bool) {
+    (presenter.end(session, with: outcome, at: endedAt), !presenter.renderers.isEmpty)
 }
 
 /// The result of the work and when it ended, left where `withWaitAlert` can read it without

@@ -98,14 +98,14 @@ extension WaitAlertReporter {
     /// ```
     public func plan(_ steps: [String]) async {
         guard let parent else { return }
-        await MainActor.run { parent.presenter.plan(steps, under: parent.session) }
+        await parent.plan(steps)
     }
 
     /// Ends the planned step `title` as skipped without running it: `↷ Testing: skipped (no test
     /// target)`.
     public func skipStep(_ title: String, reason: String? = nil) async {
         guard let parent else { return }
-        await MainActor.run { parent.presenter.skipStep(title, reason: reason, under: parent.session) }
+        await parent.skipStep(title, reason: reason)
     }
 
     /// Begins a child alert of this reporter's alert on its presenter (or, for a reporter without

@@ -97,4 +97,10 @@ public struct WaitAlertReporter: Sendable {
 struct AlertParent: Sendable {
     let presenter: WaitAlertPresenter
     let session: AlertSession
+
+    @MainActor
+    func plan(_ steps: [String]) { presenter.plan(steps, under: session) }
+
+    @MainActor
+    func skipStep(_ title: String, reason: String?) { presenter.skipStep(title, reason: reason, under: session) }
 }
