@@ -12,6 +12,7 @@ func runAlert<Value: Sendable, Reporter: Sendable>(
     mailbox: ReportMailbox,
     reporter: Reporter,
     cancellation: WorkCancellation,
+    inCallersTask: Bool = false,
     isolation: isolated (any Actor)?,
     operation: sending @escaping @isolated(any) (Reporter) async throws -> Value
 ) async throws -> Value {
@@ -22,30 +23,42 @@ func runAlert<Value: Sendable, Reporter: Sendable>(
     // `operation` was sent here and goes, once, to the work's task created below; the cancellation
     // handler's closure only carries it there.
     nonisolated(unsafe) let operation = operation
-    // The work's task enters `cancellation` before the operation runs, and the caller's
-    // cancellation is forwarded to it from before the task exists: work that never suspends —
-    // still running inline in `Task.immediate` — is cancelled all the same.
-    await withTaskCancellationHandler {
-        let work: Task<Void, Never>
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            // Starts on the caller's actor at once; work that never suspends is done when this returns.
-            work = Task.immediate(executorPreference: executor) { [isolation] in
-                _ = isolation  // captured so the closure, and the work, run on the caller's actor
-                cancellation.enter()
-                defer { cancellation.leave() }
-                do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
+    if inCallersTask {
+        // The caller's task exists only for this work (a child task of a group `tasks(for:)`
+        // made): the work runs in it, and cancelling the work cancels it, with no task of its own.
+        cancellation.enter()
+        do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
+        cancellation.leave()
+    } else {
+        // The work's task enters `cancellation` before the operation runs, and the caller's
+        // cancellation is forwarded to it from before the task exists: work that never suspends
+        // — still running inline in `Task.immediate` — is cancelled all the same.
+        await withTaskCancellationHandler {
+            let work: Task<Void, Never>
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                // Starts on the caller's actor at once; work that never suspends is done when this returns.
+                work = Task.immediate(executorPreference: executor) { [isolation] in
+                    _ = isolation  // captured so the closure, and the work, run on the caller's actor
+                    cancellation.enter()
+                    defer { cancellation.leave() }
+                    do { finished.store(.success(try await operation(reporter))) } catch {
+                        finished.store(.failure(error))
+                    }
+                }
+            } else {
+                work = Task(executorPreference: executor) { [isolation] in
+                    _ = isolation  // captured so the closure, and the work, run on the caller's actor
+                    cancellation.enter()
+                    defer { cancellation.leave() }
+                    do { finished.store(.success(try await operation(reporter))) } catch {
+                        finished.store(.failure(error))
+                    }
+                }
             }
-        } else {
-            work = Task(executorPreference: executor) { [isolation] in
-                _ = isolation  // captured so the closure, and the work, run on the caller's actor
-                cancellation.enter()
-                defer { cancellation.leave() }
-                do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
-            }
+            if finished.outcome == nil { await work.value }
+        } onCancel: {
+            cancellation.cancel()
         }
-        if finished.outcome == nil { await work.value }
-    } onCancel: {
-        cancellation.cancel()
     }
     let (result, endedAt) = finished.outcome ?? (.failure(CancellationError()), nil)
     var outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)

@@ -56,6 +56,7 @@ extension WaitAlertReporter {
         failure: ((any Error) -> String)?,
         retention: WaitAlertRowRetention,
         cancellation: WorkCancellation,
+        inCallersTask: Bool = false,
         isolation: isolated (any Actor)?,
         operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
     ) async throws -> Value {
@@ -65,7 +66,8 @@ extension WaitAlertReporter {
         let reporter = WaitAlertReporter(mailbox: mailbox, parent: AlertParent(presenter: presenter, session: session))
         return try await runAlert(
             title, success: success, failure: failure, presenter: presenter, session: session, mailbox: mailbox,
-            reporter: reporter, cancellation: cancellation, isolation: isolation, operation: operation)
+            reporter: reporter, cancellation: cancellation, inCallersTask: inCallersTask, isolation: isolation,
+            operation: operation)
     }
 
     /// Runs `operation` as the next step of this alert: a child task (see
@@ -170,7 +172,7 @@ extension WaitAlertReporter {
                             .success(
                                 try await reporter.task(
                                     title, success: nil, failure: nil, retention: retention, cancellation: work,
-                                    isolation: nil
+                                    inCallersTask: true, isolation: nil
                                 ) { row in
                                     do {
                                         return try await operation(element, row)

@@ -41,7 +41,7 @@ extension InteractiveOverlay {
             // draws them afresh, and records them as drawn again.
             screen.markErased(cursorShown: false)
             TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-            dirty = true
+            markDirty()
         }
     }
 
@@ -64,7 +64,7 @@ extension InteractiveOverlay {
     private func outputArrived() {
         guard relay != nil, !stopped, !region.isDetached else { return }
         region.recordEndedRows()
-        dirty = true
+        markDirty()
         flush(at: region.lastInstant)
     }
 

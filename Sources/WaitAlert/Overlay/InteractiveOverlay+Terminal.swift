@@ -19,7 +19,7 @@ extension InteractiveOverlay {
         guard !stopped else { return }
         if relay != nil { OutputRelay.followWindowSize() }
         refreshPlacement()
-        dirty = true
+        markDirty()
         flush(at: region.lastInstant)
     }
 
@@ -39,7 +39,7 @@ extension InteractiveOverlay {
             MainActor.assumeIsolated {
                 guard let self, self.shortestRows != nil else { return }
                 self.shortestRows = nil
-                self.dirty = true
+                self.markDirty()
                 self.flush(at: self.region.lastInstant)
             }
         }
@@ -74,7 +74,7 @@ extension InteractiveOverlay {
             inputBlocked = false
             detach()
         }
-        dirty = true
+        markDirty()
         flush(at: region.lastInstant)
     }
 
@@ -121,7 +121,7 @@ extension InteractiveOverlay {
                     return
                 }
                 guard terminal.isForeground else { return }
-                self.dirty = true
+                self.markDirty()
                 self.flush(at: self.region.lastInstant)
             }
         }
@@ -138,7 +138,7 @@ extension InteractiveOverlay {
         region.taskbarCleared()  // a stop cleared it
         screen.columns = terminal.columns ?? screen.columns
         screen.markErased()
-        dirty = true
+        markDirty()
     }
 
     // MARK: - Suspensions
@@ -162,7 +162,7 @@ extension InteractiveOverlay {
         guard suspensions > 0 else { return }
         suspensions -= 1
         guard suspensions == 0, !stopped else { return }
-        dirty = true
+        markDirty()
         flush(at: region.lastInstant)
     }
 

@@ -45,6 +45,8 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     var screen = OverlayScreen()
     /// Whether something changed since the last draw.
     var dirty = false
+    /// When the changes are drawn: child rows' at most once a frame, the rest at once.
+    var pacing = DrawPacing(interval: .milliseconds(80))
     /// Turns the spinners between draws when the presenter runs on the system clock; `nil` when
     /// every frame comes through `render` (a test's manual clock).
     var ticker: SpinnerTicker?
@@ -124,11 +126,22 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         region.redrawDeadline(for: alert)
     }
 
+    var heldBackUntil: Duration? { dirty ? pacing.due : nil }
+
+    /// Something changed that must be drawn at the next flush.
+    func markDirty() {
+        dirty = true
+        pacing.changed(at: region.lastInstant, canWait: false)
+    }
+
     // MARK: - Gathering
 
     func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         guard !stopped else { return }
+        // A child row's change can wait for the next frame: many ending together lay the region
+        // out once.
         dirty = true
+        pacing.changed(snapshot, of: alert, at: instant)
         updateRunning(alert, isRunning: snapshot.outcome == nil && snapshot.phase < .lingering)
         if region.endsNow(snapshot, of: alert) {
             // What the program wrote before the end comes out before the lines the end prints
@@ -147,7 +160,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             absorbCapturedLines()
         }
         region.log(TextSanitizer.logLines(line), from: alert)
-        dirty = true
+        markDirty()
         carryOutRegionChanges()
     }
 
@@ -164,7 +177,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
                 let plain = TextSanitizer.line(String(part))
                 return (colors ? TextSanitizer.keepingColors(String(part)) : plain, plain)
             })
-        dirty = true
+        markDirty()
         flush(at: region.lastInstant)
         return true
     }
@@ -180,8 +193,9 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     /// Draws what the batch changed, in one write.
     func flush(at instant: Duration) {
-        guard !stopped, dirty else { return }
+        guard !stopped, dirty, pacing.drawsNow(at: instant) else { return }
         dirty = false
+        pacing.drew(at: instant)
         region.advance(to: instant)
         if let promptDriver {
             promptDriver.printAbove()  // the region waits for the prompt to end

@@ -150,6 +150,8 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         output.flush(at: instant)
     }
 
+    package var heldBackUntil: Duration? { output.heldBackUntil }
+
     public func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool {
         output.print(line, to: stream)
     }

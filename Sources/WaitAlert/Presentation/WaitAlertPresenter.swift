@@ -61,6 +61,9 @@ public final class WaitAlertPresenter {
             }
         }
     }
+    /// The scheduler's key for the changes renderers held back: its wake-up is a batch that
+    /// flushes them.
+    @ObservationIgnored private let heldBack = WaitAlertID()
     /// How deep the presenter is in batches of renderer calls; renderers flush when it leaves the
     /// outermost.
     @ObservationIgnored private var batchDepth = 0
@@ -158,6 +161,7 @@ public final class WaitAlertPresenter {
         batchDepth += 1  // a renderer that changes what it animates while flushing starts no batch
         renderers.forEach { $0.frames?.flush(at: now) }
         batchDepth -= 1
+        scheduler.schedule(heldBack, at: renderers.compactMap { $0.frames?.heldBackUntil }.min())
     }
 
     /// Steps every group whose child tasks changed in the batch, the most recent first (a child

@@ -80,12 +80,17 @@ package protocol WaitAlertFrameRenderer: WaitAlertRenderer {
     /// Ends a batch of `render` and `log` calls made at `instant`: the moment to draw what they
     /// changed, in one write.
     func flush(at instant: Duration)
+
+    /// When the changes a flush held back are due (the renderer draws some changes at most once
+    /// a frame), or `nil`: the presenter flushes again then.
+    var heldBackUntil: Duration? { get }
 }
 
 extension WaitAlertFrameRenderer {
     package var drawsSpinnerFramesItself: Bool { false }
     package func didAttach(to context: WaitAlertRendererContext) {}
     package func flush(at instant: Duration) {}
+    package var heldBackUntil: Duration? { nil }
 }
 
 /// The stream a line printed around the alerts goes to.

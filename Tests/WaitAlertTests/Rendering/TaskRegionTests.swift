@@ -244,15 +244,19 @@ struct TaskRegionTests {
     /// (the layout is not made again for them).
     @Test func theSummaryCountsWhatIsLeftOut() async throws {
         let (bed, terminal) = Self.bed(rows: 8)
+        let ends = (0..<40).map { 3_000 + ($0 * 7919) % 9_000 }
         let work = bed.start {
             try await withWaitAlert("Building", presenter: bed.presenter) { build in
                 try await build.tasks(for: Array(0..<40), title: { "Compiling M\($0)" }) { index, _ in
-                    try await bed.clock.sleep(for: .milliseconds(3_000 + (index * 7919) % 9_000))
+                    try await bed.clock.sleep(for: .milliseconds(ends[index]))
                 }
             }
         }
         for second in stride(from: 2, through: 11, by: 1) {
-            await bed.advance(to: .seconds(second))
+            // A child row's change is drawn within a frame (80 ms): look 100 ms after the last end.
+            var check = second * 1000
+            while let last = ends.filter({ $0 <= check }).max(), check - last < 100 { check = last + 100 }
+            await bed.advance(to: .milliseconds(check))
             let children = try #require(bed.presenter.alerts.first?.children)
             let running = children.filter { $0.snapshot.outcome == nil }.count
             let region = terminal.lines.filter { !$0.isEmpty }.suffix(7)
@@ -394,8 +398,8 @@ struct TaskRegionTests {
                 "▸ Compiling Core",
                 "▸ Compiling UI",
                 "Core warning",
-                "UI warning",
                 "✔ Compiling Core (2.0s)",
+                "UI warning",
                 "✖ Compiling UI: exit code 1",
                 "Compiling UI: exit code 1 — last log lines:",
                 "    UI warning",
