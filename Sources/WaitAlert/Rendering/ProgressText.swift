@@ -3,7 +3,7 @@
 /// `>1h left`), and a bar of eighth-block cells (`#` and `-` where the terminal cannot show them).
 ///
 /// A total of zero or less reads as no total: the count alone, no percentage, no time left.
-enum ProgressText {
+package enum ProgressText {
     /// `12/40`, `1.2 MB / 4.0 MB`, `12/40 files`; without a total, the count alone.
     static func count(_ progress: WaitAlertProgress) -> String {
         let total = progress.knownTotal
@@ -53,7 +53,7 @@ enum ProgressText {
     }
 
     /// `12s left`, `stalled`; a time left only when there is a total to count it towards.
-    static func remaining(_ remaining: WaitAlertRateEstimator.Remaining, knowsTotal: Bool) -> String? {
+    package static func remaining(_ remaining: WaitAlertRateEstimator.Remaining, knowsTotal: Bool) -> String? {
         switch remaining {
         case .unknown: nil
         case .stalled: "stalled"

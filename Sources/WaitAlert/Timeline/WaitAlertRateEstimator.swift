@@ -17,7 +17,10 @@
 ///
 /// It says nothing until it knows something: no time left before at least one second, two
 /// reports and one percent done; ``Remaining/stalled`` once no progress came for
-/// ``stallAfter`` (or for three times the usual gap between reports, when that is longer).
+/// ``stallAfter`` (or for three times the usual gap between reports, when that is longer). When
+/// progress comes again, the stall is left out: the work goes on at the rate it had before, so the
+/// time left picks up where it stood rather than at the work's average over the stall, and the
+/// next stall is seen as soon.
 ///
 /// Any reports are safe: counts that are not finite are ignored, and a time left or a stall limit
 /// too long to represent (a huge count at a slow rate) is held at
@@ -64,7 +67,8 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
     /// The latest instant at which the work had moved on, and how far it was.
     private var last: Sample?
     /// The report before `last`'s instant, and the rate then: a report at the same instant as
-    /// `last` is folded into it.
+    /// `last` is folded into it. `last` itself where the work started or resumed, at whose
+    /// instant more progress moves the start up instead.
     private var previous: Sample?
     private var rateBeforeLast: Double?
     private var rate: Double?
@@ -96,19 +100,35 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
             return
         }
         guard completed > last.completed else { return }
-        if instant == last.instant, let previous {
+        if instant == last.instant, let previous, previous.instant < instant {
             // More of the same instant's work: the rate at that instant is made again with all of it.
             self.last = Sample(instant: instant, completed: completed)
             rate = nextRate(from: rateBeforeLast, previous: previous)
             return
         }
         if instant == last.instant {
-            // Progress at the first report's instant: the start of the work moves up.
-            self.first = Sample(instant: instant, completed: completed)
-            self.last = first
+            // Progress at the instant the work started or resumed: where it starts moves up.
+            first?.completed += completed - last.completed
+            self.last = Sample(instant: instant, completed: completed)
+            previous = self.last
             return
         }
         let seconds = Self.seconds(instant - last.instant)
+        let limit = stallLimit
+        if rate != nil, let usual = gap, instant - last.instant >= limit {
+            // The work was stalled. The stall and what this report brings are cut out of the
+            // work's history: the rate stays what it was before the stall (the units may have been
+            // done just now, or all along and reported late), so the time left after a resume is
+            // that of the work, never of its average over the stall. The stall counts towards the
+            // usual gap no more than the limit it went past, so a next stall is seen as soon.
+            first?.instant += instant - last.instant
+            first?.completed += completed - last.completed
+            gap = usual + 0.3 * (Self.seconds(limit) - usual)
+            self.last = Sample(instant: instant, completed: completed)
+            previous = self.last
+            rateBeforeLast = rate
+            return
+        }
         gap = gap.map { $0 + 0.3 * (seconds - $0) } ?? seconds
         previous = last
         rateBeforeLast = rate
