@@ -262,9 +262,25 @@ public final class WaitAlertPresenter {
         framesDeclined[session.id] = nil
         scheduler.schedule(session.id, at: nil)
         if let parent = session.parent {
-            parent.model.children.removeAll { $0.id == session.id }
+            Self.remove(session.id, from: &parent.model.children)
         } else {
-            alerts.removeAll { $0.id == session.id }
+            Self.remove(session.id, from: &alerts)
+        }
+    }
+
+    /// Removes the model of `id` from `models`, which are in the order they began (so in the
+    /// order of their ids): found by bisection, so ending many child tasks costs no scan of
+    /// their siblings each.
+    private static func remove(_ id: WaitAlertID, from models: inout [WaitAlertModel]) {
+        var (low, high) = (0, models.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if models[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        if low < models.count, models[low].id == id {
+            models.remove(at: low)
+        } else if let index = models.firstIndex(where: { $0.id == id }) {
+            models.remove(at: index)
         }
     }
 

@@ -32,18 +32,16 @@ extension TaskRegion {
             removeRow(alert)
         }
         let isReady = !showsFinal || closedGroups.contains(parent)
-        waiting[parent, default: []].append(Waiting(id: alert, record: record, isReady: isReady))
+        waiting[parent, default: RecordQueue()].append(Waiting(id: alert, record: record, isReady: isReady))
         commitReady(under: parent)
     }
 
     /// A child task's final message has been read (its alert fades): its record line may go.
     mutating func read(_ alert: WaitAlertID) {
-        guard let parent = parents[alert], let index = waiting[parent]?.firstIndex(where: { $0.id == alert }),
-            waiting[parent]?[index].isReady == false
-        else { return }
+        guard let parent = parents[alert], waiting[parent]?.isUnready(alert) == true else { return }
         let keeps = rows[alert] != nil && retention(of: alert) == .keepUntilGroupEnds
         guard !keeps else { return }
-        waiting[parent]?[index].isReady = true
+        waiting[parent]?.markReady(alert)
         commitReady(under: parent)
     }
 
@@ -52,12 +50,10 @@ extension TaskRegion {
     /// lines above the region keep the order things happened in.
     mutating func recordEndedRows() {
         for parent in waiting.keys.sorted() {
-            guard let entries = waiting[parent] else { continue }
-            for index in entries.indices where !entries[index].isReady {
-                guard retention(of: entries[index].id) != .keepUntilGroupEnds || rows[entries[index].id] == nil else {
-                    continue
-                }
-                waiting[parent]?[index].isReady = true
+            guard let entries = waiting[parent]?.waiting else { continue }
+            for entry in entries where !entry.isReady {
+                guard retention(of: entry.id) != .keepUntilGroupEnds || rows[entry.id] == nil else { continue }
+                waiting[parent]?.markReady(entry.id)
             }
             commitReady(under: parent)
         }
@@ -69,16 +65,13 @@ extension TaskRegion {
 
     func isWaiting(_ alert: WaitAlertID) -> Bool {
         guard let parent = parents[alert] else { return false }
-        return waiting[parent]?.contains { $0.id == alert } == true
+        return waiting[parent]?.contains(alert) == true
     }
 
     /// Prints, in order, the record lines under `parent` that are ready, up to the first that is
     /// not: lines are committed in the order the tasks ended.
     private mutating func commitReady(under parent: WaitAlertID) {
-        while let first = waiting[parent]?.first, first.isReady {
-            waiting[parent]?.removeFirst()
-            commit(first)
-        }
+        while let first = waiting[parent]?.takeFirstReady() { commit(first) }
         if waiting[parent]?.isEmpty == true { waiting[parent] = nil }
     }
 
@@ -93,7 +86,8 @@ extension TaskRegion {
     /// the last log lines of those that failed and the steps that never ran.
     private mutating func closeGroup(_ alert: WaitAlertID) {
         closedGroups.insert(alert)
-        let entries = waiting.removeValue(forKey: alert) ?? []
+        var queue = waiting.removeValue(forKey: alert) ?? RecordQueue()
+        let entries = queue.takeAll()
         for entry in entries { commit(entry) }
         let steps = planned.removeValue(forKey: alert) ?? []
         for line in recap.close(alert, planned: steps) { emit(line) }

@@ -64,7 +64,7 @@ struct TaskRegion {
     /// Alerts whose snapshots are over (`.gone`), kept while a record line waits.
     var gone: Set<WaitAlertID> = []
     /// For each alert, its ended child tasks whose record lines wait, in the order they ended.
-    var waiting: [WaitAlertID: [Waiting]] = [:]
+    var waiting: [WaitAlertID: RecordQueue] = [:]
     /// Alerts that have ended as groups: a child task that ends later is recorded at once.
     var closedGroups: Set<WaitAlertID> = []
     /// The retention of each child task still in the region with its final line.
@@ -97,14 +97,7 @@ struct TaskRegion {
         var spinner: SpinnerSlot?
     }
 
-    /// An ended child task whose record line waits its turn.
-    struct Waiting {
-        var id: WaitAlertID
-        /// The record line, or `nil` when the task leaves none.
-        var record: FinalLine?
-        /// Whether its final message has been read (or it was never on screen).
-        var isReady: Bool
-    }
+    typealias Waiting = RecordQueue.Entry
 
     /// The child tasks of an alert so far.
     struct Group {
