@@ -54,6 +54,9 @@ final class AlertSession {
     var cancelWork: (@Sendable () -> Void)?
     /// How many times a wake-up (timer or report) ran a step.
     var wakeUps = 0
+    /// Until when progress just shown holds (the next frame), so a report wakes the alert at most
+    /// once a frame.
+    private var progressShownUntil: Duration?
 
     init(
         text: String, timing: WaitAlertTiming, kind: WaitAlertKind, clock: AlertClock, wantsFrames: Bool,
@@ -117,6 +120,11 @@ final class AlertSession {
     ///     placed there.
     func step(at now: Duration, byWake: Bool = false, reportsAt: Duration? = nil) -> AlertStep {
         let batch = mailbox.drain(byWake: byWake)
+        if batch.progressChanged {
+            progressShownUntil = timeline.nextFrameOnGrid(after: now)
+        } else if let until = progressShownUntil, until <= now {
+            progressShownUntil = nil
+        }
         // Work that outlives its alert (after a timeout) still has its lines printed.
         guard !isGone else { return AlertStep(logs: batch.logs, current: model.snapshot) }
         let beforeFirstDue = timeline.nextDeadline.flatMap { $0 <= now ? $0 - .init(attoseconds: 1) : nil }
@@ -190,6 +198,19 @@ final class AlertSession {
         mailbox.arm(slot.map { $0 <= now } ?? false)
         var deadlines = [timeline.nextDeadline]
         if let slot, slot > now { deadlines.append(slot) }
+        // Progress shows on the frame grid: a report wakes the alert at once when a frame has
+        // passed since progress last showed; otherwise the alert wakes at the next frame, once,
+        // for what came meanwhile.
+        if !isHidden, timeline.phase.isOnScreen, timeline.outcome == nil {
+            if let until = progressShownUntil, until > now {
+                mailbox.armProgress(false)
+                deadlines.append(until)
+            } else {
+                mailbox.armProgress(true)
+            }
+        } else {
+            mailbox.armProgress(false)
+        }
         if wantsFrames, wakesForSpinner || timeline.phase != .visible {
             deadlines.append(timeline.nextFrame(after: now))  // with spinners turned elsewhere, fades only
         }

@@ -47,6 +47,9 @@ final class ReportMailbox: Sendable {
         /// Set once the work has ended: later log lines are ignored too.
         var isClosed = false
         @usableFromInline var isArmed = false
+        /// Whether a progress report should wake the drainer (a frame has passed since progress
+        /// last showed).
+        @usableFromInline var isProgressArmed = false
         /// Bytes of log lines not taken by the drainer yet (each line counted with its overhead).
         var backlog = 0
         /// The most `backlog` ever reached, for tests and the benchmark.
@@ -63,12 +66,13 @@ final class ReportMailbox: Sendable {
         @usableFromInline var progress: Progress?
 
         /// A progress report was stored: the first since the last drain is placed in time (one
-        /// clock reading per drain, not per report).
+        /// clock reading per drain, not per report), and wakes the drainer when it is armed.
         @inlinable
-        mutating func noteProgress() {
+        mutating func noteProgress(_ mailbox: ReportMailbox) {
             guard !batch.progressChanged else { return }
             batch.progressChanged = true
             recordFirstProgress()
+            if isProgressArmed { scheduleWake(mailbox) }
         }
 
         @inline(never) @usableFromInline
@@ -133,14 +137,15 @@ final class ReportMailbox: Sendable {
     }
 
     /// Stores how far the work has gone: `completed` of `total`, in `unit` (the last unit given
-    /// when `nil`). Taken at the drainer's next step; never wakes it.
+    /// when `nil`). Taken at the drainer's next step; wakes it only when armed for progress (once a
+    /// frame at most).
     @inlinable
     func progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit?) {
         state.withLock { state in
             guard !state.textsClosed else { return }
             let unit = unit ?? state.progress?.unit ?? .count
             state.progress = Progress(completed: completed, total: total, unit: unit)
-            state.noteProgress()
+            state.noteProgress(self)
         }
     }
 
@@ -154,7 +159,7 @@ final class ReportMailbox: Sendable {
             progress.completed = Self.saturating(progress.completed, units)
             if total != 0 { progress.total = Self.saturating(progress.total ?? 0, total) }
             state.progress = progress
-            state.noteProgress()
+            state.noteProgress(self)
         }
     }
 
@@ -171,7 +176,7 @@ final class ReportMailbox: Sendable {
         state.withLock { state in
             guard !state.textsClosed else { return }
             state.progress = nil
-            state.batch.progressChanged = true
+            state.noteProgress(self)
         }
     }
 
@@ -267,6 +272,7 @@ final class ReportMailbox: Sendable {
                 state.backlogWaiters = []
             }
             state.isArmed = false
+            state.isProgressArmed = false
             if byWake { state.wake = nil }
             var batch = state.batch
             if batch.progressChanged { batch.progress = state.progress }
@@ -282,6 +288,15 @@ final class ReportMailbox: Sendable {
         state.withLock { state in
             state.isArmed = armed
             if armed, state.batch.text != nil { state.scheduleWake(self) }
+        }
+    }
+
+    /// Sets whether a progress report should wake the drainer; progress already waiting wakes it
+    /// at once.
+    func armProgress(_ armed: Bool) {
+        state.withLock { state in
+            state.isProgressArmed = armed
+            if armed, state.batch.progressChanged { state.scheduleWake(self) }
         }
     }
 

@@ -48,6 +48,14 @@ extension WaitAlertTimeline {
     /// The next instant after `now` at which the picture changes without any event: the next
     /// spinner frame, or the next animation step while appearing or fading. `nil` when the picture
     /// is still.
+    /// The first instant after `now` on the grid of the alert's frames (its spinner's interval),
+    /// whatever its phase.
+    func nextFrameOnGrid(after now: Duration) -> Duration {
+        let interval = (timing.spinner?.interval ?? Self.animationInterval).attoseconds
+        guard interval > 0 else { return now }
+        return Duration(attoseconds: (now.attoseconds / interval + 1) * interval)
+    }
+
     public func nextFrame(after now: Duration) -> Duration? {
         let interval = timing.spinner?.interval ?? Self.animationInterval
         switch phase {

@@ -174,10 +174,10 @@ struct RegionProgressTests {
         let (lines, header, _) = try await Self.run(columns: 100)
         let part1 = try #require(lines.first { $0.contains("part1") })
         #expect(part1.contains("Fetching part1.bin ▕"), "\(part1)")
-        // Drawn at 4.96 s, the last frame before 5 s: 19 reports of 100 kB, 400 kB/s, 5.04 s left.
-        #expect(part1.hasSuffix("▏ 47% · 6s left · 1.9 MB / 4.0 MB · 400.0 kB/s · 4s"), "\(part1)")
+        // Drawn at 5 s, with the report made then: 20 reports of 100 kB, 400 kB/s, 5 s left.
+        #expect(part1.hasSuffix("▏ 50% · 5s left · 2.0 MB / 4.0 MB · 400.0 kB/s · 5s"), "\(part1)")
         #expect(
-            header.hasSuffix("▏ 23% · 16s left · 3.8 MB / 16.0 MB · 790.1 kB/s · 0/2 · 4s"),
+            header.hasSuffix("▏ 25% · 15s left · 4.0 MB / 16.0 MB · 800.0 kB/s · 0/2 · 5s"),
             "the group adds up its parts: \(header)")
     }
 

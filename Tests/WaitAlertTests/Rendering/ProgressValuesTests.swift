@@ -70,7 +70,7 @@ struct ProgressValuesTests {
         await bed.advance(to: .seconds(3))
         let row = try #require(terminal.lines.first { $0.contains("file.bin") }, "\(terminal)")
         #expect(row.contains(#/ · \d+s left · /#), "\(row)")
-        #expect(row.hasSuffix(" · 2s"), "the elapsed time ends the row: \(row)")
+        #expect(row.hasSuffix(" · 3s"), "the elapsed time ends the row: \(row)")
         try await bed.run(until: work)
     }
 
