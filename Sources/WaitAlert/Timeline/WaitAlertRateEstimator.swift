@@ -15,8 +15,9 @@
 /// estimated rate, so it neither jumps at each report of a steady trace nor freezes between the
 /// reports of a bursty one.
 ///
-/// It says nothing until it knows something: no time left before at least one second, two
-/// reports and one percent done; ``Remaining/stalled`` once no progress came for
+/// It says nothing until it knows something: no time left before at least one second and two
+/// reports with progress between them (however small a part of the total: a steady rate is told
+/// from the first second on, even for work of hours); ``Remaining/stalled`` once no progress came for
 /// ``stallAfter`` (or for three times the usual gap between reports, when that is longer). When
 /// progress comes again, the stall is left out: the work goes on at the rate it had before, so the
 /// time left picks up where it stood rather than at the work's average over the stall, and the
@@ -154,7 +155,7 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
         guard known, let rate, rate > 0 else { return Estimate(rate: nil, remaining: .unknown) }
         let sinceProgress = now - last.instant
         if sinceProgress >= stallLimit { return Estimate(rate: rate, remaining: .stalled) }
-        guard let total, total > 0, total.isFinite, last.completed / total >= 0.01 else {
+        guard let total, total > 0, total.isFinite else {
             return Estimate(rate: rate, remaining: .unknown)
         }
         let left = max(total - last.completed, 0) / rate - Self.seconds(sinceProgress)
