@@ -55,12 +55,14 @@ func runAlert<Value: Sendable, Reporter: Sendable>(
                     }
                 }
             }
-            if finished.outcome == nil { await work.value }
+            if !finished.hasEnded { await work.value }
         } onCancel: {
             cancellation.cancel()
         }
     }
-    let (result, endedAt) = finished.outcome ?? (.failure(CancellationError()), nil)
+    let ended = finished.ended
+    let result = ended?.result ?? .failure(CancellationError())
+    let endedAt = ended?.endedAt
     var outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)
     if case .success = result, case .some(let reason) = mailbox.skipped { outcome = .skipped(reason) }
     if case .failure = outcome {
@@ -90,15 +92,23 @@ private func end(
 /// awaiting.
 private final class FinishedWork<Value: Sendable>: Sendable {
     private let clock: AlertClock
-    private let stored = Mutex<(Result<Value, any Error>, Duration)?>(nil)
+    /// A struct rather than a tuple: generic code looks a tuple's type up at run time on every use.
+    struct Ended {
+        var result: Result<Value, any Error>
+        var endedAt: Duration
+    }
+    private let stored = Mutex<Ended?>(nil)
 
     init(clock: AlertClock) { self.clock = clock }
 
-    var outcome: (Result<Value, any Error>, Duration?)? { stored.withLock { $0.map { ($0.0, $0.1) } } }
+    /// The work's result and when it ended, once it has.
+    var ended: Ended? { stored.withLock { $0 } }
+
+    var hasEnded: Bool { stored.withLock { $0 != nil } }
 
     func store(_ result: Result<Value, any Error>) {
         let now = clock.now()
-        stored.withLock { $0 = (result, now) }
+        stored.withLock { $0 = Ended(result: result, endedAt: now) }
     }
 }
 

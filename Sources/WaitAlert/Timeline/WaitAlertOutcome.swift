@@ -46,6 +46,12 @@ public enum WaitAlertOutcome: Sendable, Hashable {
     ///
     /// `"Fetching files…"` and `"Fetching files..."` both give `"Fetching files"`.
     public static func name(fromTitle title: String) -> String {
+        // Most titles end in a letter: nothing to take off, and no grapheme to look at.
+        if let last = title.utf8.last, last < 0x80, last != UInt8(ascii: "."), last != 0x20,
+            !(0x09...0x0D).contains(last)
+        {
+            return title
+        }
         var text = Substring(title)
         while let last = text.last, last.isWhitespace { text = text.dropLast() }
         for suffix in ["…", "..."] where text.hasSuffix(suffix) {
