@@ -126,7 +126,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         region.redrawDeadline(for: alert)
     }
 
-    var heldBackUntil: Duration? { dirty ? pacing.due : nil }
+    var heldBackUntil: Duration? { dirty && !stopped ? pacing.due : nil }
 
     /// Something changed that must be drawn at the next flush.
     func markDirty() {

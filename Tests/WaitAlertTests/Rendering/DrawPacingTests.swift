@@ -83,6 +83,26 @@ struct DrawPacingTests {
         #expect(pacing.drawsNow(at: .seconds(1) + .milliseconds(30)), "the program may exit: no waiting")
     }
 
+    /// An overlay that stopped drawing (its terminal refused a write) holds nothing back: the
+    /// presenter would otherwise wake again and again for a draw that never comes.
+    @Test func aStoppedOverlayHoldsNothingBack() {
+        let overlay = InteractiveOverlay(
+            terminal: InMemoryTerminal(columns: 40, rows: 10), ending: .persistent, colors: false,
+            integration: .none)
+        let (top, child) = (WaitAlertID(), WaitAlertID())
+        func snapshot(_ text: String, parent: WaitAlertID?) -> WaitAlertSnapshot {
+            WaitAlertSnapshot(text: text, parent: parent, depth: parent == nil ? 0 : 1)
+        }
+        overlay.render(snapshot("Building", parent: nil), of: top, at: .zero)
+        overlay.render(snapshot("Core", parent: top), of: child, at: .zero)
+        overlay.flush(at: .zero)
+        overlay.render(snapshot("Core: 1/2", parent: top), of: child, at: .milliseconds(10))
+        overlay.flush(at: .milliseconds(10))
+        #expect(overlay.heldBackUntil == Self.interval, "a child row's change waits for the frame")
+        overlay.stop()
+        #expect(overlay.heldBackUntil == nil)
+    }
+
     /// Five hundred child tasks ending at one instant lay the region out and write a handful of
     /// times, not once per task; the region is right one frame later.
     @Test func manyChildTasksEndingTogetherAreDrawnInAFewWrites() async throws {
