@@ -38,6 +38,8 @@ struct CommandLineOptions: Equatable, Sendable {
     var showOutput = ShowOutput.onFailure
     var tail = 10
     var timeout: Duration?
+    /// `--progress`: what the alert writes; `nil` for what `WAIT_ALERT_PROGRESS` says.
+    var progress: TerminalOverlay.Mode?
     /// The command and its arguments; never empty.
     var command: [String] = []
 
@@ -98,7 +100,9 @@ struct CommandLineOptions: Equatable, Sendable {
         return .run(options)
     }
 
-    private static let valueOptions: Set = ["--title", "--success", "--status", "--show-output", "--tail", "--timeout"]
+    private static let valueOptions: Set = [
+        "--title", "--success", "--status", "--show-output", "--tail", "--timeout", "--progress",
+    ]
 
     /// Sets the option `name` to `value`; returns what is wrong with the value, if anything.
     private mutating func apply(_ name: String, _ value: String) -> String? {
@@ -122,6 +126,12 @@ struct CommandLineOptions: Equatable, Sendable {
                 return "invalid --tail '\(value)' (expected a number of lines from 0 to 100000)"
             }
             tail = lines
+        case "--progress":
+            guard let mode = TerminalOverlay.Mode(rawValue: value) else {
+                let names = TerminalOverlay.Mode.allCases.map(\.rawValue).joined(separator: ", ")
+                return "invalid --progress '\(value)' (expected \(names))"
+            }
+            progress = mode
         default:  // --timeout
             guard let duration = DurationArgument.parse(value) else {
                 return "invalid --timeout '\(value)' (expected a positive duration such as 500ms, 30s, 2m or 1h)"

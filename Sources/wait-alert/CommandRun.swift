@@ -17,10 +17,18 @@ enum CommandRun {
     /// Runs the command as `options` say; `closed` are the standard descriptors `wait-alert` was
     /// started without.
     static func run(_ options: CommandLineOptions, closed: Set<Int32>) async -> Int32 {
-        let interactive = WaitAlertStandardError.shared.isInteractive
+        let mode = options.progress ?? TerminalOverlay.Mode.environment
+        let interactive =
+            switch mode {
+            case .auto: WaitAlertStandardError.shared.isInteractive
+            case .tty: WaitAlertStandardError.shared.isTerminalDevice
+            case .plain, .json, .off: false
+            }
         WaitAlertPresenter.shared = WaitAlertPresenter(
             // wait-alert writes nothing of its own while the alert shows: no output to catch.
-            renderers: [TerminalOverlay(integration: .init(capturesOutput: false, cancelsOnTermination: true))],
+            renderers: [
+                TerminalOverlay(integration: .init(capturesOutput: false, cancelsOnTermination: true), mode: mode)
+            ],
             timing: .terminal)
         SignalForwarder.install()
 

@@ -3,7 +3,7 @@ enum Usage {
     static let text = """
         usage: wait-alert [--title TEXT] [--success TEXT] [--status last-line|none]
                           [--show-output always|on-failure|never] [--tail N] [--timeout DURATION]
-                          [--] COMMAND [ARG...]
+                          [--progress auto|tty|plain|json|off] [--] COMMAND [ARG...]
 
         Runs COMMAND under a wait alert on standard error, showing its latest output line.
         Only output bound for that terminal is shown; output to a file, a pipe or another
@@ -16,6 +16,9 @@ enum Usage {
                               always: every line as it comes; never: only the final line
           --tail N            how many lines on failure (default: 10)
           --timeout DURATION  stop the command after 500ms, 30s, 2m, 1h... and exit with 124
+          --progress MODE     auto (default: WAIT_ALERT_PROGRESS, else a spinner on a terminal
+                              and plain lines elsewhere); tty: the spinner on any terminal;
+                              plain: lines; json: one JSON event per line; off: failures only
           -h, --help          print this help
           --version           print the version
 

@@ -48,6 +48,17 @@ struct CommandLineOptionsTests {
         #expect(parsed.status == .lastLine)
     }
 
+    /// `--progress` takes the modes `WAIT_ALERT_PROGRESS` takes; without it, the variable decides.
+    @Test func progressModes() throws {
+        #expect(options(["--", "x"])?.progress == nil)
+        for mode in ["auto", "tty", "plain", "json", "off"] {
+            #expect(options(["--progress", mode, "--", "x"])?.progress?.rawValue == mode)
+        }
+        #expect(
+            problem(["--progress=fancy", "--", "x"])
+                == "invalid --progress 'fancy' (expected auto, tty, plain, json, off)")
+    }
+
     @Test func theLastOfARepeatedOptionWins() throws {
         #expect(options(["--tail", "1", "--tail", "2", "--", "x"])?.tail == 2)
     }

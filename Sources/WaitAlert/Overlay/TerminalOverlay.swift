@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The wait alert as a one-line spinner on a terminal — standard error by default — that always
 /// leaves the terminal clean.
 ///
@@ -72,9 +74,48 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         public static let none = ProcessIntegration(handlesSignals: false, blocksInput: false, capturesOutput: false)
     }
 
+    /// What the overlay writes: the `WAIT_ALERT_PROGRESS` convention (BuildKit's `--progress`).
+    public enum Mode: String, Sendable, Hashable, CaseIterable {
+        /// The interactive overlay on an interactive terminal, plain lines anywhere else (a pipe, a
+        /// file, `TERM=dumb`).
+        case auto
+        /// The interactive overlay whenever the output is a terminal, even with `TERM=dumb`; plain
+        /// lines when it is not one.
+        case tty
+        /// Plain lines, even on an interactive terminal.
+        case plain
+        /// The event stream, one line of JSON per event (``EventStreamRenderer``): no drawing.
+        case json
+        /// Nothing but the final lines of failures and timeouts.
+        case off
+
+        /// The mode `WAIT_ALERT_PROGRESS` names (`auto` when it is unset or empty). A value that
+        /// names no mode is reported once on standard error, and `auto` is used.
+        public static var environment: Mode {
+            let value = environmentVariables(["WAIT_ALERT_PROGRESS"])["WAIT_ALERT_PROGRESS"] ?? ""
+            if value.isEmpty { return .auto }
+            if let mode = Mode(rawValue: value.lowercased()) { return mode }
+            reportUnknown(value)
+            return .auto
+        }
+
+        private static let reported = Atomic<Bool>(false)
+
+        private static func reportUnknown(_ value: String) {
+            guard !reported.exchange(true, ordering: .relaxed) else { return }
+            let names = allCases.map(\.rawValue).joined(separator: ", ")
+            let message =
+                "wait-alert: WAIT_ALERT_PROGRESS=\(TextSanitizer.line(value)) is not one of \(names); using auto\n"
+            _ = WaitAlertStandardError.shared.write(Array(message.utf8))
+        }
+    }
+
     /// What an alert leaves behind when it ends.
     public let ending: Ending
-    /// The interactive overlay, or the plain-line renderer: chosen once.
+    /// What the overlay writes, chosen once.
+    public let mode: Mode
+    /// The interactive overlay, the plain-line renderer, the event stream or the quiet renderer:
+    /// chosen once.
     private let output: any WaitAlertFrameRenderer
     private let interactive: InteractiveOverlay?
     /// Whether it draws on the process's standard error, so it may read standard input.
@@ -92,21 +133,37 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     ///     under its record line, when its group ends (0 for none).
     ///   - taskbar: progress in the terminal's tab or taskbar (`OSC 9;4`): where the environment
     ///     shows it is supported (on standard error), always, or never.
+    ///   - mode: what to write; `WAIT_ALERT_PROGRESS` decides by default (``Mode/environment``).
     public init(
         terminal: any WaitAlertTerminal = WaitAlertStandardError.shared,
         ending: Ending = .persistent,
         colors: ColorPolicy = .environment,
         integration: ProcessIntegration = .full,
         failureLogLines: Int = 5,
-        taskbar: TaskbarProgress = .auto
+        taskbar: TaskbarProgress = .auto,
+        mode: Mode = .environment
     ) {
         self.ending = ending
+        self.mode = mode
         isStandardError = terminal is WaitAlertStandardError
         if isStandardError {
             ProcessGroupGuard.terminationCancels.store(
                 integration.cancelsOnTermination, ordering: .sequentiallyConsistent)
         }
-        if terminal.isInteractive {
+        let interactive: Bool
+        switch mode {
+        case .auto: interactive = terminal.isInteractive
+        case .tty:
+            interactive = terminal.isInteractive || (terminal as? WaitAlertStandardError)?.isTerminalDevice == true
+        case .plain, .json, .off: interactive = false
+        }
+        if mode == .json {
+            self.interactive = nil
+            output = EventStreamRenderer(terminal: terminal)
+        } else if mode == .off {
+            self.interactive = nil
+            output = QuietRenderer(terminal: terminal)
+        } else if interactive {
             let isStandardError = terminal is WaitAlertStandardError
             let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]
             let taskbar = (isStandardError || taskbar != .auto) ? taskbar : .off
@@ -118,10 +175,10 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
                     capturesOutput: integration.capturesOutput),
                 failureLogLines: failureLogLines,
                 taskbar: taskbar.isEnabled(environment: environment, isInteractive: true))
-            interactive = overlay
+            self.interactive = overlay
             output = overlay
         } else {
-            interactive = nil
+            self.interactive = nil
             output = LineRenderer(terminal: terminal, failureLogLines: failureLogLines)
         }
     }

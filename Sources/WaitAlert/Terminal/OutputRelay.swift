@@ -332,8 +332,8 @@ final class OutputRelay: Sendable {
         TerminalOutput.lock.withLock { _ in
             state.withLock { state -> Bool in
                 guard state.wake != nil, !state.waiting.isEmpty else { return false }
-                TerminalOutput.writesInFlight.add(1, ordering: .sequentiallyConsistent)
-                defer { TerminalOutput.writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+                TerminalOutput.beginWrite()
+                defer { TerminalOutput.endWrite() }
                 guard !TerminalOutput.quieted.load(ordering: .sequentiallyConsistent) else { return false }
                 var out = ""
                 var erased = false

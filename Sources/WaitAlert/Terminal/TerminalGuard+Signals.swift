@@ -168,15 +168,11 @@ extension TerminalGuard {
     }
 
     /// Erases the overlay and puts the terminal modes back, in the foreground only, after quieting
-    /// the overlay: no overlay write starts from now on, and one already under way is waited for
-    /// (at most 50 ms: the handler may be running on the very thread that writes).
+    /// the overlay: no overlay write starts from now on, and one already under way on another
+    /// thread is waited for (``TerminalOutput/waitForWritesInFlight()``).
     private static func restoreFromSignal() {
         TerminalOutput.quieted.store(true, ordering: .sequentiallyConsistent)
-        var waits = 0
-        while TerminalOutput.writesInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
-            _ = poll(nil, 0, 1)
-            waits += 1
-        }
+        TerminalOutput.waitForWritesInFlight()
         eraseIfDrawn()
         TerminalModes.restore()
     }

@@ -231,8 +231,8 @@ enum TerminalGuard {
         guard !exited.load(ordering: .acquiring) else { return false }
         return TerminalOutput.lock.withLock { _ in
             guard !exited.load(ordering: .relaxed) else { return false }
-            TerminalOutput.writesInFlight.add(1, ordering: .sequentiallyConsistent)
-            defer { TerminalOutput.writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            TerminalOutput.beginWrite()
+            defer { TerminalOutput.endWrite() }
             // Dropped, not failed: after `SIGCONT` the overlay draws afresh.
             guard !TerminalOutput.quieted.load(ordering: .sequentiallyConsistent) else { return true }
             let bytes = compose()
@@ -248,8 +248,8 @@ enum TerminalGuard {
             guard !exited.load(ordering: .relaxed), TerminalOutput.drawn.load(ordering: .sequentiallyConsistent) else {
                 return
             }
-            TerminalOutput.writesInFlight.add(1, ordering: .sequentiallyConsistent)
-            defer { TerminalOutput.writesInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            TerminalOutput.beginWrite()
+            defer { TerminalOutput.endWrite() }
             guard !TerminalOutput.quieted.load(ordering: .sequentiallyConsistent) else { return }
             _ = terminal.write(bytes)
         }

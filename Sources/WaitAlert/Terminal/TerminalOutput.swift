@@ -1,5 +1,13 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What of the overlay is on the terminal, and the lock every write to it takes: shared by the
 /// terminal guard (frames, restores) and the output relay (the program's lines it prints itself
 /// when the overlay does not collect them), so that writes never interleave and each knows what
@@ -20,4 +28,43 @@ enum TerminalOutput {
     static let quieted = Atomic<Bool>(false)
     /// Overlay writes between their check of ``quieted`` and the end of their system call.
     static let writesInFlight = Atomic<Int>(0)
+    /// The thread of the write in flight (writes take ``lock``: one at a time), or 0.
+    private static let writer = Atomic<UInt>(0)
+
+    /// Counts an overlay write in ``writesInFlight``, before it checks ``quieted``; called under
+    /// ``lock``, and followed by ``endWrite()`` once its system call has returned.
+    static func beginWrite() {
+        writer.store(currentThread(), ordering: .sequentiallyConsistent)
+        writesInFlight.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// Ends what ``beginWrite()`` began.
+    static func endWrite() {
+        writesInFlight.subtract(1, ordering: .sequentiallyConsistent)
+        writer.store(0, ordering: .sequentiallyConsistent)
+    }
+
+    /// Waits until no overlay write is in flight on another thread: a signal handler that quieted
+    /// the overlay, before it erases the lines. A write in flight on the handler's own thread
+    /// (the handler interrupted it) is not waited for, nor one that takes more than a second (a
+    /// terminal that stopped reading). Async-signal-safe.
+    static func waitForWritesInFlight() {
+        let me = currentThread()
+        var waits = 0
+        while writesInFlight.load(ordering: .sequentiallyConsistent) > 0,
+            writer.load(ordering: .sequentiallyConsistent) != me, waits < 1000
+        {
+            _ = poll(nil, 0, 1)
+            waits += 1
+        }
+    }
+
+    /// The calling thread, as a number. Async-signal-safe.
+    private static func currentThread() -> UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
+    }
 }

@@ -26,6 +26,9 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
         self.descriptor = descriptor
     }
 
+    /// Whether the descriptor is a terminal device, whatever `TERM` says.
+    package var isTerminalDevice: Bool { isatty(target) == 1 }
+
     public var isInteractive: Bool {
         guard isatty(target) == 1 else { return false }
         guard let term = getenv("TERM").map({ String(cString: $0) }) else { return false }

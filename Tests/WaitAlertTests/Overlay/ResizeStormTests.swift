@@ -32,7 +32,7 @@ struct ResizeStormTests {
 
     @Test(arguments: [false, true])
     func noStaleLineWhateverTheResizePattern(reflows: Bool) async {
-        for seed in UInt64(0)..<60 {
+        for seed in PropertyRuns.seeds(of: 60) {
             var rng = SplitMix64(seed: seed)
             let screen = InMemoryTerminal(columns: 60, rows: 12, reflowsOnResize: reflows)
             let terminal = LaggingTerminal(screen)

@@ -90,7 +90,7 @@ struct ProgressPropertyTests {
 
     @Test(arguments: 0..<4)
     func scenarios(batch: Int) async {
-        for seed in UInt64(batch * 12)..<UInt64(batch * 12 + 12) {
+        for seed in PropertyRuns.seeds(from: UInt64(batch * 12), of: 12) {
             let problems = await Self.run(Scenario(seed: seed))
             if !problems.isEmpty {
                 Issue.record("\(Scenario(seed: seed))\n\(problems.prefix(8).joined(separator: "\n"))")

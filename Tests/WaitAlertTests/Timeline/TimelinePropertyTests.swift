@@ -1,12 +1,13 @@
 import Testing
 import WaitAlert
 
-/// The timeline's invariants, each checked over 10,000 seeded random scenarios. A failure names
+/// The timeline's invariants, each checked over 10,000 seeded random scenarios (1,000 unless the
+/// full sweep runs: ``PropertyRuns``). A failure names
 /// its seed; `TimelineScenario(seed:)` replays it exactly. The loops yield now and then so the
 /// end-to-end tests running alongside keep their timing.
 @Suite("Timeline invariants")
 struct TimelinePropertyTests {
-    static let seeds: Range<UInt64> = 0..<10_000
+    static let seeds = PropertyRuns.seeds(of: 10_000)
 
     /// Runs `check` on every seeded scenario and its trace, yielding now and then so the end-to-end
     /// tests running alongside keep their timing.
@@ -32,7 +33,7 @@ struct TimelinePropertyTests {
             #expect(!trace.steps.contains { $0.phase.isOnScreen || $0.snapshot.opacity > 0 }, "\(scenario)")
             #expect(trace.completions.map(\.wasShown) == [false], "\(scenario)")
         }
-        #expect(checked > 1_000)
+        #expect(checked > PropertyRuns.count(of: 1_000))
     }
 
     @Test("2. once visible, fully visible for the minimum display before fading")
@@ -160,6 +161,6 @@ struct TimelinePropertyTests {
             checked += 1
             #expect(appeared.text == text, "appeared at \(appeared.instant) in \(scenario)")
         }
-        #expect(checked > 1_000)
+        #expect(checked > PropertyRuns.count(of: 1_000))
     }
 }

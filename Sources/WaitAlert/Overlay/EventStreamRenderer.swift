@@ -1,0 +1,89 @@
+/// Writes what alerts do as a stream of events, one line of JSON each (NDJSON): for CI systems,
+/// IDEs and programs that read a tool's progress (see ``WaitAlertEvent`` for the schema).
+///
+/// Every alert and child task starts, changes text, reports progress, logs and ends as one line
+/// each, also when it ends within its grace delay; nothing is drawn, no escape byte is written,
+/// and nothing waits for a frame: the lines of a batch of changes go out in one write when the
+/// batch ends. Progress events come at most once a frame per alert (the presenter coalesces
+/// reports). Lines the program prints on standard error through the presenter
+/// (``WaitAlertPresenter/print(_:to:)``) become `log` events without an `id`, so the stream stays
+/// JSON; standard output is left alone.
+///
+/// `WAIT_ALERT_PROGRESS=json` makes ``TerminalOverlay`` (so the shared presenter) write this stream
+/// to standard error; in code:
+///
+/// ```swift
+/// WaitAlertPresenter.shared = WaitAlertPresenter(
+///     renderers: [EventStreamRenderer(terminal: WaitAlertStandardError.shared)],
+///     timing: .terminal
+/// )
+/// ```
+@MainActor
+public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
+    private let terminal: any WaitAlertTerminal
+    private var stream = EventStream()
+    /// Events not yet written, and log lines waiting for the instant of their batch.
+    private var pending: [Pending] = []
+    /// Where in ``pending`` the log lines not yet timed begin.
+    private var untimed = 0
+    private var latest = Duration.zero
+    /// Set once the terminal refused a write (a closed pipe): nothing more is written.
+    private var closed = false
+
+    private enum Pending {
+        case event(WaitAlertEvent)
+        case log(String, WaitAlertID?)
+    }
+
+    /// Makes a renderer writing the stream to `terminal`.
+    public init(terminal: any WaitAlertTerminal) {
+        self.terminal = terminal
+    }
+
+    package var wantsFrames: Bool { false }
+
+    public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
+        stamp(at: instant)
+        pending += stream.apply(snapshot, of: alert, at: instant).map(Pending.event)
+        untimed = pending.count
+    }
+
+    public func log(_ line: String, from alert: WaitAlertID) {
+        pending.append(.log(line, alert))
+    }
+
+    public func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool {
+        guard stream == .standardError else { return false }
+        pending.append(.log(line, nil))
+        write(at: latest)
+        return true
+    }
+
+    package func flush(at instant: Duration) {
+        write(at: instant)
+    }
+
+    /// Times the log lines that came before `instant`'s renders with it (a presenter hands an
+    /// alert's log lines over just before its snapshot, at the same instant).
+    private func stamp(at instant: Duration) {
+        latest = max(latest, instant)
+        for index in untimed..<pending.count {
+            if case .log(let line, let alert) = pending[index] {
+                pending[index] = .event(stream.log(line, from: alert, at: latest))
+            }
+        }
+        untimed = pending.count
+    }
+
+    /// Writes every pending event, in one write.
+    private func write(at instant: Duration) {
+        stamp(at: instant)
+        guard !pending.isEmpty else { return }
+        var bytes: [UInt8] = []
+        for case .event(let event) in pending { bytes += (event.jsonLine + "\n").utf8 }
+        pending.removeAll(keepingCapacity: true)
+        untimed = 0
+        guard !closed else { return }
+        if !terminal.write(bytes) { closed = true }
+    }
+}

@@ -1,0 +1,117 @@
+/// One event of what alerts do, as the event stream tells it: an alert or child task starts, shows
+/// a new text, reports progress, logs a line, ends.
+///
+/// ``EventStreamRenderer`` writes each event as one line of JSON (``jsonLine``), the stream's
+/// schema, version ``schemaVersion``:
+///
+/// ```json
+/// {"v":1,"event":"start","id":4,"time":0.000,"title":"Building…"}
+/// {"v":1,"event":"start","id":5,"parent":4,"time":0.012,"title":"Compiling Core"}
+/// {"v":1,"event":"progress","id":5,"time":0.520,"completed":12,"total":40,"unit":"files"}
+/// {"v":1,"event":"text","id":4,"time":1.000,"text":"Linking…"}
+/// {"v":1,"event":"log","id":5,"time":1.204,"line":"warning: unused variable"}
+/// {"v":1,"event":"end","id":5,"time":2.310,"outcome":"success","text":"Compiling Core","elapsed":2.298}
+/// ```
+///
+/// Every line has `v` (the schema version), `event`, `time` (seconds since the stream began,
+/// to the millisecond) and, but for a line the program printed around the alerts, `id` (unique
+/// within the stream). A `start` names the `parent` of a child task. Text fields carry what was
+/// reported, escaped as JSON strings, without the sanitizing a terminal applies.
+public struct WaitAlertEvent: Sendable, Hashable {
+    /// The version of the schema ``jsonLine`` writes, its `v`. A reader ignores fields it does not
+    /// know; a new version is made only for a change a reader written for this one would misread.
+    public static let schemaVersion = 1
+
+    /// What happened.
+    public enum Kind: Sendable, Hashable {
+        /// The alert began, showing `title` (`"event":"start","title":…`).
+        case start(title: String)
+        /// The alert's text changed (`"event":"text","text":…`).
+        case text(String)
+        /// The work reported how far it has gone (`"event":"progress","completed":…`, `"total"`
+        /// when known, `"unit"`: `count`, `bytes`, `binaryBytes` or the name of the caller's unit).
+        case progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit)
+        /// The work no longer knows how far it has gone (`"event":"progress","completed":null`).
+        case progressUnknown
+        /// A log line (`"event":"log","line":…`); without an alert, a line the program printed
+        /// around the alerts.
+        case log(String)
+        /// The alert ended (`"event":"end","outcome":…`, `success`, `failure`, `cancelled`,
+        /// `timedOut`, `dismissed` or `skipped`; `"text"`, its final message, when it has one;
+        /// `"elapsed"`, how long the work ran, in seconds).
+        case end(outcome: WaitAlertOutcome, text: String?, elapsed: Duration)
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// The alert it happened to; `nil` for a line the program printed around the alerts.
+    public var alert: WaitAlertID?
+    /// The alert's parent, for the `start` of a child task.
+    public var parent: WaitAlertID?
+    /// When it happened: the time since the stream began.
+    public var time: Duration
+
+    /// Makes an event.
+    public init(_ kind: Kind, alert: WaitAlertID?, parent: WaitAlertID? = nil, time: Duration) {
+        self.kind = kind
+        self.alert = alert
+        self.parent = parent
+        self.time = time
+    }
+
+    /// The event as one line of JSON, without the line feed.
+    public var jsonLine: String {
+        var line = "{\"v\":\(Self.schemaVersion),\"event\":\"\(name)\""
+        if let alert { line += ",\"id\":\(alert.rawValue)" }
+        if let parent { line += ",\"parent\":\(parent.rawValue)" }
+        line += ",\"time\":" + JSONText.seconds(time)
+        switch kind {
+        case .start(let title): line += ",\"title\":" + JSONText.quoted(title)
+        case .text(let text): line += ",\"text\":" + JSONText.quoted(text)
+        case .progress(let completed, let total, let unit):
+            line += ",\"completed\":\(completed)"
+            if let total { line += ",\"total\":\(total)" }
+            line += ",\"unit\":" + JSONText.quoted(Self.name(of: unit))
+        case .progressUnknown: line += ",\"completed\":null"
+        case .log(let text): line += ",\"line\":" + JSONText.quoted(text)
+        case .end(let outcome, let text, let elapsed):
+            line += ",\"outcome\":\"\(Self.name(of: outcome))\""
+            if let text { line += ",\"text\":" + JSONText.quoted(text) }
+            line += ",\"elapsed\":" + JSONText.seconds(elapsed)
+        }
+        return line + "}"
+    }
+
+    /// The `event` field.
+    private var name: String {
+        switch kind {
+        case .start: "start"
+        case .text: "text"
+        case .progress, .progressUnknown: "progress"
+        case .log: "log"
+        case .end: "end"
+        }
+    }
+
+    /// The `unit` field: a named unit goes by its name.
+    static func name(of unit: WaitAlertProgressUnit) -> String {
+        switch unit {
+        case .count: "count"
+        case .bytes: "bytes"
+        case .binaryBytes: "binaryBytes"
+        case .named(let name): name
+        }
+    }
+
+    /// The `outcome` field.
+    static func name(of outcome: WaitAlertOutcome) -> String {
+        switch outcome {
+        case .success: "success"
+        case .failure: "failure"
+        case .cancelled: "cancelled"
+        case .timedOut: "timedOut"
+        case .dismissed: "dismissed"
+        case .skipped: "skipped"
+        }
+    }
+}
