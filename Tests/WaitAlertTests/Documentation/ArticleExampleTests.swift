@@ -54,6 +54,16 @@ struct ArticleExampleTests {
         #expect(WaitAlertPresenter.shared.timing == .terminal)
     }
 
+    @Test func inATerminalWhatItWrites() {
+        let previous = WaitAlertPresenter.shared
+        defer { WaitAlertPresenter.shared = previous }
+        WaitAlertPresenter.shared = WaitAlertPresenter(
+            renderers: [TerminalOverlay(mode: .json)],
+            timing: .terminal
+        )
+        #expect(WaitAlertPresenter.shared !== previous)
+    }
+
     @Test func inATerminalOptingOut() {
         let previous = WaitAlertPresenter.shared
         defer { WaitAlertPresenter.shared = previous }
