@@ -22,8 +22,10 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources",
 # Arrows run downward: API is the composition root; Process, Text and Timeline are the floor.
 ALLOWED = {
     "API": {
-        "Presentation", "Prompting", "Reporting", "Rendering", "Overlay", "Terminal", "Text", "Timeline", "Process",
+        "Presentation", "Prompting", "Reporting", "Rendering", "Overlay", "Remote", "Terminal", "Text", "Timeline",
+        "Process",
     },
+    "Remote": {"Presentation", "Reporting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
     "Presentation": {"Prompting", "Reporting", "Rendering", "Timeline", "Process"},
     "Overlay": {"Prompting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
     "Terminal": {"Text", "Process"},

@@ -31,6 +31,8 @@ enum CommandRun {
             ],
             timing: .terminal)
         SignalForwarder.install()
+        // Before the command starts: it reports into the alert through WAIT_ALERT_SOCKET.
+        WaitAlertPresenter.shared.exportSocketToChildProcesses()
 
         let error = destination(of: STDERR_FILENO, closed: closed)
         var alertTerminal: UInt64?

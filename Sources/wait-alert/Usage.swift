@@ -4,8 +4,10 @@ enum Usage {
         usage: wait-alert [--title TEXT] [--success TEXT] [--status last-line|none]
                           [--show-output always|on-failure|never] [--tail N] [--timeout DURATION]
                           [--progress auto|tty|plain|json|off] [--] COMMAND [ARG...]
+               wait-alert report [--text TEXT] [--progress N[/TOTAL]] [--log LINE] [--task TITLE -- CMD...]
 
         Runs COMMAND under a wait alert on standard error, showing its latest output line.
+        COMMAND reports into the alert with 'wait-alert report' (see wait-alert report --help).
         Only output bound for that terminal is shown; output to a file, a pipe or another
         terminal passes through unchanged.
 

@@ -15,6 +15,10 @@
 // First, before anything opens a descriptor that could take the number of a closed one.
 let closedDescriptors = StandardDescriptors.reserveClosed()
 
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "report" {
+    exit(ReportCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+
 switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .help:
     print(Usage.text)

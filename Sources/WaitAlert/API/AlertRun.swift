@@ -68,6 +68,8 @@ func runAlert<Value: Sendable, Reporter: Sendable>(
     if case .failure = outcome {
         for line in mailbox.failureReport.withLock({ $0 }) { mailbox.log(line) }
     }
+    // What child processes reported under the alert is shown before it ends.
+    if ChildProcessReports.isServing.load(ordering: .relaxed) { await ChildProcessReports.settle(session) }
     let (timedOut, shown) = await end(session, of: presenter, with: outcome, at: endedAt)
     let signal = ProcessGroupGuard.cancellingSignal.load(ordering: .sequentiallyConsistent)
     if timedOut {

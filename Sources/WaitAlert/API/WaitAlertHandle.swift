@@ -82,7 +82,7 @@ public func showWaitAlert(
     timing: WaitAlertTiming? = nil,
     presenter: WaitAlertPresenter? = nil
 ) -> WaitAlertHandle {
-    WaitAlertHandle(session: (presenter ?? .current).begin(title, timing: timing))
+    WaitAlertHandle(session: (presenter ?? .current).beginTopLevel(title, timing: timing))
 }
 
 /// Shows a toast: `text` with no spinner, for its reading time, then faded out.

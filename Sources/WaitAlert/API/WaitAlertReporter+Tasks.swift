@@ -117,7 +117,12 @@ extension WaitAlertReporter {
         _ title: String, mailbox: ReportMailbox, cancellation: WorkCancellation, retention: WaitAlertRowRetention
     ) -> (WaitAlertPresenter, AlertSession) {
         let presenter = parent?.presenter ?? .current
-        let session = presenter.begin(title, mailbox: mailbox, parent: parent?.session, retention: retention)
+        let session =
+            if let parent {
+                presenter.begin(title, mailbox: mailbox, parent: parent.session, retention: retention)
+            } else {
+                presenter.beginTopLevel(title, timing: nil, mailbox: mailbox)
+            }
         session.attach(cancel: cancellation.cancel)
         return (presenter, session)
     }

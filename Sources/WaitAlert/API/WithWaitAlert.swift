@@ -114,7 +114,7 @@ private func beginAlert(
     if let timeout { timing = try timing.withTimeout(timeout) }
     // A signal that cancelled earlier work no longer counts once new work begins on its own.
     if !presenter.hasAlerts { ProcessGroupGuard.cancellingSignal.store(0, ordering: .sequentiallyConsistent) }
-    let session = presenter.begin(title, timing: timing, mailbox: mailbox)
+    let session = presenter.beginTopLevel(title, timing: timing, mailbox: mailbox)
     session.attach(cancel: cancellation.cancel)
     return (presenter, session)
 }

@@ -120,6 +120,9 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     private let interactive: InteractiveOverlay?
     /// Whether it draws on the process's standard error, so it may read standard input.
     private let isStandardError: Bool
+    /// Whether it writes the event stream to the socket of the program that started this one
+    /// (`WAIT_ALERT_SOCKET`) instead of drawing.
+    private var reportsToParent = false
 
     /// Makes an overlay.
     ///
@@ -157,7 +160,12 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             interactive = terminal.isInteractive || (terminal as? WaitAlertStandardError)?.isTerminalDevice == true
         case .plain, .json, .off: interactive = false
         }
-        if mode == .json {
+        if isStandardError, let parent = EventSocket.connectToParent() {
+            // A program started under another's alert: its alerts are child tasks there.
+            self.interactive = nil
+            output = EventStreamRenderer(terminal: EventSocket.Connection(descriptor: parent))
+            reportsToParent = true
+        } else if mode == .json {
             self.interactive = nil
             output = EventStreamRenderer(terminal: terminal)
         } else if mode == .off {
@@ -208,6 +216,8 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     }
 
     package var heldBackUntil: Duration? { output.heldBackUntil }
+
+    package var servesChildProcesses: Bool { isStandardError && !reportsToParent }
 
     public func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool {
         output.print(line, to: stream)

@@ -287,6 +287,17 @@ public final class WaitAlertPresenter {
     /// Whether any alert, top-level or child task, is alive.
     package var hasAlerts: Bool { !sessions.isEmpty }
 
+    /// Whether a renderer of this presenter takes the reports of the processes the program starts
+    /// (an overlay on standard error): the first alert makes the socket they report through.
+    package var servesChildProcesses: Bool { renderers.contains { $0.frames?.servesChildProcesses == true } }
+
+    /// The alert a child process's reports go under: the wait alert, top-level or child task,
+    /// that began last and whose work still runs; `nil` when none does.
+    func sessionForChildProcesses() -> AlertSession? {
+        sessions.values.filter { $0.timeline.outcome == nil && !$0.isGone && $0.timeline.kind == .waitAlert }
+            .max { $0.id < $1.id }
+    }
+
     // MARK: - Waiting and cancelling
 
     /// Waits until every alert alive now has faded out and been removed.

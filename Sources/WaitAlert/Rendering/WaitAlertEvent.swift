@@ -38,7 +38,7 @@ public struct WaitAlertEvent: Sendable, Hashable {
         case log(String)
         /// The alert ended (`"event":"end","outcome":…`, `success`, `failure`, `cancelled`,
         /// `timedOut`, `dismissed` or `skipped`; `"text"`, its final message, when it has one;
-        /// `"elapsed"`, how long the work ran, in seconds).
+        /// `"reason"`, a skip's reason; `"elapsed"`, how long the work ran, in seconds).
         case end(outcome: WaitAlertOutcome, text: String?, elapsed: Duration)
     }
 
@@ -77,6 +77,7 @@ public struct WaitAlertEvent: Sendable, Hashable {
         case .end(let outcome, let text, let elapsed):
             line += ",\"outcome\":\"\(Self.name(of: outcome))\""
             if let text { line += ",\"text\":" + JSONText.quoted(text) }
+            if case .skipped(let reason?) = outcome { line += ",\"reason\":" + JSONText.quoted(reason) }
             line += ",\"elapsed\":" + JSONText.seconds(elapsed)
         }
         return line + "}"
@@ -112,6 +113,86 @@ public struct WaitAlertEvent: Sendable, Hashable {
         case .timedOut: "timedOut"
         case .dismissed: "dismissed"
         case .skipped: "skipped"
+        }
+    }
+}
+
+extension WaitAlertEvent {
+    /// An event read from a line another process wrote: its kind, and the alert ids as that
+    /// process numbered them (`nil` for the alert the process reports into).
+    struct Received: Hashable {
+        var kind: Kind
+        var id: UInt64?
+        var parent: UInt64?
+    }
+
+    /// Reads one line of the stream written by another process (``jsonLine``, or a line a script
+    /// wrote by hand): `nil` when it is not a JSON object, names no event this version knows, has
+    /// a newer `v`, or lacks a field its event needs. `time` is not read: the reader times events
+    /// itself. Texts longer than `limit` characters are cut.
+    static func received(_ line: String, limit: Int = 4096) -> Received? {
+        guard let fields = JSONText.object(line) else { return nil }
+        if let version = fields["v"] {
+            guard let number = version.integer, (1...schemaVersion).contains(number) else { return nil }
+        }
+        func text(_ name: String) -> String? { fields[name]?.string.map { String($0.prefix(limit)) } }
+        func number(_ name: String) -> UInt64?? {
+            guard let value = fields[name], value != .null else { return .some(nil) }
+            guard let number = value.integer, number >= 0 else { return nil }
+            return .some(UInt64(number))
+        }
+        guard let id = number("id"), let parent = number("parent"), let event = fields["event"]?.string else {
+            return nil
+        }
+        let kind: Kind
+        switch event {
+        case "start":
+            guard let title = text("title") else { return nil }
+            kind = .start(title: title)
+        case "text":
+            guard let value = text("text") else { return nil }
+            kind = .text(value)
+        case "progress":
+            guard let completed = fields["completed"], completed != .null else {
+                kind = .progressUnknown
+                break
+            }
+            guard let count = completed.integer else { return nil }
+            let total = fields["total"]?.integer
+            kind = .progress(completed: count, total: total, unit: Self.unit(named: text("unit")))
+        case "log":
+            guard let value = text("line") else { return nil }
+            kind = .log(value)
+        case "end":
+            guard var outcome = Self.outcome(named: fields["outcome"]?.string, text: text("text")) else { return nil }
+            if case .skipped = outcome { outcome = .skipped(text("reason")) }
+            kind = .end(outcome: outcome, text: text("text"), elapsed: .zero)
+        default:
+            return nil
+        }
+        return Received(kind: kind, id: id, parent: parent)
+    }
+
+    /// The unit a `unit` field names; a name of no built-in unit is the caller's own.
+    package static func unit(named name: String?) -> WaitAlertProgressUnit {
+        switch name {
+        case nil, "count": .count
+        case "bytes": .bytes
+        case "binaryBytes": .binaryBytes
+        case let name?: .named(name)
+        }
+    }
+
+    /// The outcome an `outcome` field names, with the final `text` where the outcome carries one.
+    static func outcome(named name: String?, text: String?) -> WaitAlertOutcome? {
+        switch name {
+        case "success": .success(text)
+        case "failure": .failure(text ?? "failed")
+        case "cancelled": .cancelled
+        case "timedOut": .timedOut
+        case "dismissed": .dismissed
+        case "skipped": .skipped(nil)
+        default: nil
         }
     }
 }

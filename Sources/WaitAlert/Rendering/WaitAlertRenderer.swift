@@ -84,6 +84,11 @@ package protocol WaitAlertFrameRenderer: WaitAlertRenderer {
     /// When the changes a flush held back are due (the renderer draws some changes at most once
     /// a frame), or `nil`: the presenter flushes again then.
     var heldBackUntil: Duration? { get }
+
+    /// Whether the processes the program starts should report into the alerts this renderer
+    /// shows (``WaitAlertEvent``s through `WAIT_ALERT_SOCKET`): a terminal overlay on standard
+    /// error says so.
+    var servesChildProcesses: Bool { get }
 }
 
 extension WaitAlertFrameRenderer {
@@ -91,6 +96,7 @@ extension WaitAlertFrameRenderer {
     package func didAttach(to context: WaitAlertRendererContext) {}
     package func flush(at instant: Duration) {}
     package var heldBackUntil: Duration? { nil }
+    package var servesChildProcesses: Bool { false }
 }
 
 /// The stream a line printed around the alerts goes to.

@@ -14,6 +14,12 @@ public struct WaitAlertID: Hashable, Sendable, Comparable, CustomStringConvertib
 
     static func next() -> WaitAlertID { WaitAlertID() }
 
+    /// The identifier numbered `rawValue`, for an id another process chose (the event stream's
+    /// `id`): it names an alert of that process, not of this one.
+    package init(rawValue: UInt64) {
+        self.rawValue = rawValue
+    }
+
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { "alert #\(rawValue)" }
 }

@@ -21,6 +21,7 @@ struct DocumentationSyncTests {
         "Sources/WaitAlert/WaitAlert.docc/WaitAlert.md",
         "Sources/WaitAlert/WaitAlert.docc/WrappingWork.md",
         "Sources/WaitAlert/WaitAlert.docc/InATerminal.md",
+        "Sources/WaitAlert/WaitAlert.docc/EventStream.md",
         "Sources/WaitAlert/WaitAlert.docc/ManyTasks.md",
         "Sources/WaitAlert/WaitAlert.docc/PrintingAroundAlerts.md",
         "Sources/WaitAlert/WaitAlert.docc/CommandLineTools.md",

@@ -1,0 +1,355 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reports from the processes a program starts, shown as child tasks of its alerts: the listening
+/// end of `WAIT_ALERT_SOCKET`.
+///
+/// The first alert of a presenter whose overlay draws on standard error makes the socket and
+/// exports its path to the processes the program starts from then on; it is removed when the
+/// program exits. A connection goes under the alert that began last and still runs when it
+/// connects (its *target*; none: the connection is closed, and the child draws for itself). Its
+/// lines are read off the main actor and applied there in order, like a reporter's calls:
+///
+/// - `start` begins a child task of the target (or of the connection's own task `parent`);
+/// - `text`, `progress` and `log` go to the connection's task `id`, or without an `id` to the
+///   target;
+/// - `end` ends the connection's task `id` (a connection never ends the target).
+///
+/// Ids belong to their connection: a child cannot reach another's tasks. Texts are shown like
+/// any text (sanitized where a terminal draws them) and cut at 4,096 characters. A line that is
+/// not an event is dropped and counted, and the count is logged once when the connection closes;
+/// a line longer than 64 KiB is dropped too. At most ``openTaskLimit`` tasks of a connection are
+/// open at once. A connection that closes with tasks open ends them as cancelled. Reading stops
+/// while the main actor has ``pendingLimit`` batches to apply, so a flooding child waits on its
+/// socket instead of growing the program's memory; the display never waits for a child.
+@MainActor
+final class ChildProcessReports {
+    /// The reports of this process, once made.
+    private static var serving: ChildProcessReports?
+    /// Whether making the socket was tried (it is tried once).
+    private static var tried = false
+    /// Whether the socket is served: only then does an alert's end wait for its children
+    /// (``settle(_:)``).
+    nonisolated static let isServing = Atomic<Bool>(false)
+
+    static let openTaskLimit = 1_000
+    nonisolated static let pendingLimit = 16
+    nonisolated static let lineLimit = 65_536
+
+    /// Starts serving `presenter`'s alerts to child processes, unless this process already does.
+    static func serve(_ presenter: WaitAlertPresenter) {
+        guard !tried else { return }
+        tried = true
+        guard let listener = EventSocket.listen() else { return }
+        setenv(EventSocket.variable, listener.path, 1)
+        ProcessExit.add(.restore) { listener.remove() }
+        let reports = ChildProcessReports(presenter: presenter)
+        serving = reports
+        isServing.store(true, ordering: .relaxed)
+        let reader = Reader(listener: listener.descriptor, inbox: reports.inbox)
+        DispatchQueue(label: "WaitAlert.ChildProcessReports").async { reader.run() }
+    }
+
+    private let presenter: WaitAlertPresenter
+    fileprivate let inbox: Inbox
+    private var connections: [Int: Connection] = [:]
+    /// Connections waiting for an alert to go under: the lines they sent meanwhile, and whether
+    /// they closed.
+    private var waiting: [Int: (lines: [WaitAlertEvent.Received?], closed: Bool)] = [:]
+
+    /// A connection's state on the main actor.
+    private struct Connection {
+        var target: AlertSession
+        var tasks: [UInt64: AlertSession] = [:]
+        var malformed = 0
+        /// Whether its target ended while it stayed connected: what it sends is dropped.
+        var detached = false
+    }
+
+    /// Waits, when connections report under `session` or an alert under it, until they have
+    /// closed and what they sent is applied — at most a second: a process that ended (the usual
+    /// case) has its last lines shown before the alert it reported into ends. Connections still
+    /// open then are detached, their open tasks ended as cancelled.
+    static func settle(_ session: AlertSession) async {
+        guard let serving, serving.reports(under: session) else { return }
+        let deadline = ContinuousClock.now + .seconds(1)
+        while serving.reports(under: session), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        for (id, var connection) in serving.connections where Self.isUnder(connection.target, session) {
+            for task in connection.tasks.sorted(by: { $0.key > $1.key }).map(\.value) {
+                _ = serving.presenter.end(task, with: .cancelled)
+            }
+            connection.tasks = [:]
+            connection.detached = true
+            serving.connections[id] = connection
+        }
+    }
+
+    /// Whether a connection not detached, or one waiting for its target, reports under `session`.
+    private func reports(under session: AlertSession) -> Bool {
+        !waiting.isEmpty || connections.values.contains { !$0.detached && Self.isUnder($0.target, session) }
+    }
+
+    private static func isUnder(_ target: AlertSession, _ session: AlertSession) -> Bool {
+        var current: AlertSession? = target
+        while let alert = current {
+            if alert === session { return true }
+            current = alert.parent
+        }
+        return false
+    }
+
+    private init(presenter: WaitAlertPresenter) {
+        self.presenter = presenter
+        inbox = Inbox()
+        inbox.reports = self
+    }
+
+    /// What the reader thread hands the main actor, in order.
+    fileprivate enum Message: Sendable {
+        /// A connection was accepted: the main actor decides whether it has a target.
+        case opened(Int)
+        /// Lines of a connection, read in order (`nil` for one that is not an event).
+        case lines(Int, [WaitAlertEvent.Received?])
+        case closed(Int)
+    }
+
+    /// Applies the messages waiting in the inbox.
+    fileprivate func drain() {
+        for message in inbox.take() {
+            switch message {
+            case .opened(let connection): open(connection)
+            case .lines(let connection, let events): apply(events, on: connection)
+            case .closed(let connection): close(connection)
+            }
+        }
+    }
+
+    /// Takes `connection` under the current alert; with none, waits up to 400 ms for one to begin
+    /// (a program may start a process just before its alert), then turns it away.
+    private func open(_ connection: Int, attempt: Int = 0) {
+        if attempt == 0 { waiting[connection] = ([], false) }
+        guard let target = presenter.sessionForChildProcesses() else {
+            guard attempt < 8, waiting[connection]?.closed == false else {
+                waiting[connection] = nil
+                inbox.decide(connection, accepted: false)
+                return
+            }
+            Task { @MainActor in
+                try? await Task.sleep(for: .milliseconds(50))
+                self.open(connection, attempt: attempt + 1)
+            }
+            return
+        }
+        connections[connection] = Connection(target: target)
+        inbox.decide(connection, accepted: true)
+        guard let early = waiting.removeValue(forKey: connection) else { return }
+        apply(early.lines, on: connection)
+        if early.closed { close(connection) }
+    }
+
+    private func apply(_ events: [WaitAlertEvent.Received?], on id: Int) {
+        guard var connection = connections[id] else {
+            waiting[id]?.lines += events
+            return
+        }
+        defer { connections[id] = connection }
+        for event in events where !connection.detached {
+            guard let event else {
+                connection.malformed += 1
+                continue
+            }
+            let session = event.id.map { connection.tasks[$0] } ?? connection.target
+            switch event.kind {
+            case .start(let title):
+                guard let task = event.id, connection.tasks[task] == nil,
+                    connection.tasks.count < Self.openTaskLimit
+                else {
+                    connection.malformed += 1
+                    continue
+                }
+                let parent = event.parent.flatMap { connection.tasks[$0] } ?? connection.target
+                guard !parent.isGone, parent.timeline.outcome == nil else { continue }
+                connection.tasks[task] = presenter.begin(title, parent: parent)
+            case .text(let text): session?.mailbox.update(text)
+            case .progress(let completed, let total, let unit):
+                session?.mailbox.progress(completed: completed, total: total, unit: unit)
+            case .progressUnknown: session?.mailbox.indeterminate()
+            case .log(let line): session?.mailbox.log(line)
+            case .end(let outcome, _, _):
+                guard let task = event.id, let ended = connection.tasks.removeValue(forKey: task) else { continue }
+                _ = presenter.end(ended, with: outcome)
+            }
+        }
+    }
+
+    private func close(_ id: Int) {
+        guard let connection = connections.removeValue(forKey: id) else {
+            waiting[id]?.closed = true
+            return
+        }
+        for task in connection.tasks.sorted(by: { $0.key > $1.key }).map(\.value) {
+            _ = presenter.end(task, with: .cancelled)
+        }
+        if connection.malformed > 0 {
+            let lines = connection.malformed == 1 ? "1 line" : "\(connection.malformed) lines"
+            connection.target.mailbox.log("wait-alert: a child process wrote \(lines) that were not events; ignored")
+        }
+    }
+}
+
+/// The messages from the reader thread to the main actor, and the main actor's answers to new
+/// connections.
+private final class Inbox: Sendable {
+    private let state = Mutex<(messages: [ChildProcessReports.Message], draining: Bool, decisions: [Int: Bool])>(
+        ([], false, [:]))
+    /// Batches handed over and not applied yet.
+    let pending = Atomic<Int>(0)
+    nonisolated(unsafe) weak var reports: ChildProcessReports?
+
+    /// Hands `message` to the main actor (which applies the messages in the order they came).
+    func send(_ message: ChildProcessReports.Message) {
+        pending.add(1, ordering: .relaxed)
+        let startsDrain = state.withLock { state -> Bool in
+            state.messages.append(message)
+            defer { state.draining = true }
+            return !state.draining
+        }
+        guard startsDrain else { return }
+        Task { @MainActor [weak self] in self?.reports?.drain() }
+    }
+
+    /// The messages waiting, taken.
+    func take() -> [ChildProcessReports.Message] {
+        let messages = state.withLock { state in
+            state.draining = false
+            defer { state.messages = [] }
+            return state.messages
+        }
+        pending.subtract(messages.count, ordering: .relaxed)
+        return messages
+    }
+
+    func decide(_ connection: Int, accepted: Bool) {
+        state.withLock { $0.decisions[connection] = accepted }
+    }
+
+    func takeDecisions() -> [Int: Bool] {
+        state.withLock { state in
+            defer { state.decisions = [:] }
+            return state.decisions
+        }
+    }
+}
+
+/// The thread that accepts connections and reads their lines. It alone opens, reads, writes and
+/// closes their descriptors.
+private final class Reader: @unchecked Sendable {
+    private let listener: Int32
+    private let inbox: Inbox
+    private var next = 0
+    private var connections: [Int: Peer] = [:]
+
+    private struct Peer {
+        var descriptor: Int32
+        var partial: [UInt8] = []
+        /// Whether the current line passed the length limit (the rest of it is skipped).
+        var overlong = false
+        /// Whether the greeting was sent (lines read before it are handed over all the same: a
+        /// script may write without waiting for it).
+        var isAccepted = false
+    }
+
+    init(listener: Int32, inbox: Inbox) {
+        self.listener = listener
+        self.inbox = inbox
+    }
+
+    func run() {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            for (connection, accepted) in inbox.takeDecisions() {
+                guard var peer = connections[connection] else { continue }
+                guard accepted, EventSocket.send(Array(EventSocket.hello.utf8), on: peer.descriptor) else {
+                    drop(connection)
+                    continue
+                }
+                peer.isAccepted = true
+                connections[connection] = peer
+            }
+            let reading = inbox.pending.load(ordering: .relaxed) < ChildProcessReports.pendingLimit
+            let watched = reading ? connections.keys.sorted() : []
+            var requests = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            requests += watched.map { pollfd(fd: connections[$0]!.descriptor, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&requests, nfds_t(requests.count), 20)
+            guard ready > 0 else { continue }
+            if requests[0].revents != 0 { accept() }
+            for (index, connection) in watched.enumerated() where requests[index + 1].revents != 0 {
+                read(connection, into: &buffer)
+            }
+        }
+    }
+
+    private func accept() {
+        while true {
+            let descriptor = systemAccept(listener)
+            guard descriptor >= 0 else { return }
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            next += 1
+            connections[next] = Peer(descriptor: descriptor)
+            inbox.send(.opened(next))
+        }
+    }
+
+    private func read(_ connection: Int, into buffer: inout [UInt8]) {
+        guard var peer = connections[connection] else { return }
+        let count = buffer.withUnsafeMutableBytes { recv(peer.descriptor, $0.baseAddress, $0.count, 0) }
+        if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return }
+        guard count > 0 else {
+            drop(connection)
+            return
+        }
+        var events: [WaitAlertEvent.Received?] = []
+        var start = 0
+        for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
+            if peer.overlong {
+                peer.overlong = false
+            } else {
+                let line = peer.partial + buffer[start..<index]
+                events.append(WaitAlertEvent.received(String(decoding: line, as: UTF8.self)))
+            }
+            peer.partial = []
+            start = index + 1
+        }
+        if !peer.overlong {
+            peer.partial += buffer[start..<count]
+            if peer.partial.count > ChildProcessReports.lineLimit {
+                peer.partial = []
+                peer.overlong = true
+                events.append(nil)
+            }
+        }
+        connections[connection] = peer
+        if !events.isEmpty { inbox.send(.lines(connection, events)) }
+    }
+
+    /// Closes a connection; the main actor ends what it left open.
+    private func drop(_ connection: Int) {
+        guard let peer = connections.removeValue(forKey: connection) else { return }
+        close(peer.descriptor)
+        inbox.send(.closed(connection))
+    }
+}
+
+/// The C library's `accept`, which ``Reader``'s own method shadows inside it.
+private func systemAccept(_ listener: Int32) -> Int32 { accept(listener, nil, nil) }

@@ -1,0 +1,62 @@
+import Testing
+import WaitAlert
+
+@testable import wait_alert
+
+/// `wait-alert report`'s arguments, and the lines it sends.
+struct ReportCommandTests {
+    private func options(_ arguments: [String]) -> ReportCommand.Options? {
+        try? ReportCommand.parse(arguments).get()
+    }
+
+    private func problem(_ arguments: [String]) -> String? {
+        if case .failure(.invalid(let message)) = ReportCommand.parse(arguments) { return message }
+        return nil
+    }
+
+    @Test func reportsInTheOrderGiven() throws {
+        let parsed = try #require(
+            options([
+                "--text", "Uploading…", "--progress=40/100", "--unit", "bytes", "--log", "sent", "--progress", "7",
+            ]))
+        #expect(
+            parsed.reports == [
+                .text("Uploading…"), .progress(completed: 40, total: 100), .log("sent"),
+                .progress(completed: 7, total: nil),
+            ])
+        #expect(
+            ReportCommand.lines(parsed) == [
+                #"{"v":1,"event":"text","time":0.000,"text":"Uploading…"}"#,
+                #"{"v":1,"event":"progress","time":0.000,"completed":40,"total":100,"unit":"bytes"}"#,
+                #"{"v":1,"event":"log","time":0.000,"line":"sent"}"#,
+                #"{"v":1,"event":"progress","time":0.000,"completed":7,"unit":"bytes"}"#,
+            ])
+    }
+
+    @Test func aTaskAroundACommand() throws {
+        let parsed = try #require(options(["--task", "Restarting", "--", "systemctl", "restart", "web"]))
+        #expect(parsed.task == "Restarting" && parsed.command == ["systemctl", "restart", "web"])
+        #expect(ReportCommand.lines(parsed) == [#"{"v":1,"event":"start","id":1,"time":0.000,"title":"Restarting"}"#])
+        #expect(
+            ReportCommand.endLine(title: "Restarting", .exited(0))
+                == #"{"v":1,"event":"end","id":1,"time":0.000,"outcome":"success","text":"Restarting","elapsed":0.000}"#
+        )
+        #expect(
+            ReportCommand.endLine(title: "Migrating…", .exited(3))
+                == #"{"v":1,"event":"end","id":1,"time":0.000,"outcome":"failure","text":"Migrating: exit status 3","elapsed":0.000}"#
+        )
+        #expect(ReportCommand.endLine(title: "T", .signaled(2)).contains(#""outcome":"cancelled""#))
+    }
+
+    @Test func badArgumentsSayWhatIsWrong() {
+        #expect(
+            problem(["--progress", "forty"]) == "invalid --progress 'forty' (expected N or N/TOTAL, such as 40/100)")
+        #expect(problem(["--progress", "-1/2"]) != nil && problem(["--progress", "1/2/3"]) != nil)
+        #expect(problem(["--progress", "1/"]) != nil)
+        #expect(problem(["--task", "T"]) == "--task needs a command after '--'")
+        #expect(problem(["--", "ls"]) == "a command after '--' needs --task")
+        #expect(problem(["--shout", "x"]) == "unknown report option '--shout'")
+        #expect(problem(["--text"]) == "option '--text' needs a value")
+        #expect(ReportCommand.parse(["--help"]) == .failure(.help))
+    }
+}
