@@ -43,6 +43,8 @@ struct CommandSupervisor {
         let sizeSource: Int32?
         var windowSize: (columns: UInt16, rows: UInt16)?
         var lines = OutputLines()
+        /// The `OSC 9;4` progress the command writes to the terminal.
+        var progress = ProgressSequences()
     }
 
     private let pid: pid_t
@@ -120,8 +122,16 @@ struct CommandSupervisor {
                     // The reader went away (`EPIPE`): so does this end, and the command gets SIGPIPE.
                     closeChannel(index)
                 }
-            } else if settings.usesLines {
-                take(channels[index].lines.feed(bytes, at: elapsed))
+            } else {
+                // Display output: its taskbar progress becomes the alert's (the sequence itself is
+                // never shown), its lines the status, the stream and the tail.
+                for report in channels[index].progress.feed(bytes) {
+                    switch report {
+                    case .percent(let percent): reporter.progress(completed: percent, total: 100)
+                    case .unknown: reporter.progressUnknown()
+                    }
+                }
+                if settings.usesLines { take(channels[index].lines.feed(bytes, at: elapsed)) }
             }
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
             // End of a pipe; `EIO`: the pseudo-terminal's slave is closed everywhere.

@@ -53,6 +53,17 @@
                     "\(shell.report)")
             }
 
+            /// A command that writes `OSC 9;4;1;40` (as cargo and systemd do) shows 40 % in the
+            /// alert, and the sequence itself never reaches the terminal.
+            @Test func aCommandsTaskbarProgressIsTheAlertsProgress() async throws {
+                let tool = try Command.launch(
+                    ["--title", "Fetching", "--", "sh", "-c", #"printf '\033]9;4;1;40\007working\n'; sleep 1.5"#])
+                try await tool.waitFor(text: "40%")
+                #expect(try await tool.waitForExit() == .exited(0), "\(tool.report)")
+                #expect(!tool.output.contains(bytes: "\u{1B}]9;4;1;40"), "\(escaped(tool.output))")
+                #expect(tool.screen.transcript.filter { !$0.isEmpty }.last?.hasPrefix("✔ Fetching (") == true)
+            }
+
             /// A program built on WaitAlert run by `wait-alert`: its 40 tasks are rows of the one
             /// region, each leaves one record, and only `wait-alert`'s alert ends the output.
             @Test func aWaitAlertProgramShowsItsTasksInTheParentsRegion() async throws {

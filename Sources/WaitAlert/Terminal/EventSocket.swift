@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -18,6 +20,10 @@ package enum EventSocket {
     package static let variable = "WAIT_ALERT_SOCKET"
     /// The listener's greeting.
     package static let hello = "{\"v\":1,\"event\":\"hello\"}\n"
+
+    /// The path of this process's own listening socket, once made: never connected to as a
+    /// parent's.
+    private static let ownPath = Mutex<String?>(nil)
 
     /// A listening socket: its descriptor, its path, and the private directory it is in.
     package struct Listener: Sendable {
@@ -73,6 +79,7 @@ package enum EventSocket {
             return nil
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        ownPath.withLock { $0 = path }
         return Listener(descriptor: descriptor, path: path, directory: directory)
     }
 
@@ -83,7 +90,8 @@ package enum EventSocket {
         guard let value = getenv(variable) else { return nil }
         let path = String(cString: value)
         var status = stat()
-        guard !path.isEmpty, lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK,
+        guard !path.isEmpty, ownPath.withLock({ $0 }) != path, lstat(path, &status) == 0,
+            status.st_mode & S_IFMT == S_IFSOCK,
             status.st_uid == getuid()
         else { return nil }
         var address = sockaddr_un()
