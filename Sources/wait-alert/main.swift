@@ -18,6 +18,9 @@ let closedDescriptors = StandardDescriptors.reserveClosed()
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "report" {
     exit(ReportCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "replay" {
+    exit(await ReplayCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .help:

@@ -53,6 +53,39 @@
                     "\(shell.report)")
             }
 
+            /// `wait-alert replay FILE` plays a recorded stream in the terminal as the program that
+            /// recorded it showed it: a child row with its progress, a log line above, the records,
+            /// the failure last, and the terminal as it was.
+            @Test func aRecordingPlaysInTheTerminal() async throws {
+                let lines = [
+                    #"{"v":1,"event":"start","id":1,"time":0.000,"title":"Deploying"}"#,
+                    #"{"v":1,"event":"start","id":2,"parent":1,"time":0.100,"title":"Upload"}"#,
+                    #"{"v":1,"event":"progress","id":2,"time":0.800,"completed":40,"total":100}"#,
+                    "not an event",
+                    #"{"v":1,"event":"log","id":2,"time":1.000,"line":"uploaded \u001b[31mred\u001b[0m"}"#,
+                    #"{"v":1,"event":"end","id":2,"time":1.500,"outcome":"success","text":"Upload"}"#,
+                    #"{"v":1,"event":"text","id":1,"time":1.600,"text":"Restarting…"}"#,
+                    #"{"v":1,"event":"end","id":1,"time":2.400,"outcome":"failure","text":"Deploying: restart failed"}"#,
+                ]
+                let path = "/tmp/wait-alert-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+                let file = try #require(fopen(path, "w"))
+                fputs(lines.joined(separator: "\n") + "\n", file)
+                fclose(file)
+                defer { unlink(path) }
+                let tool = try Command.launch(["replay", path])
+                try await tool.waitFor(text: "40%")
+                #expect(try await tool.waitForExit() == .exited(0), "\(tool.report)")
+                let transcript = tool.screen.transcript.filter { !$0.isEmpty }
+                #expect(transcript.count { $0 == "uploaded red" } == 1, "\(numbered(transcript))")
+                #expect(transcript.count { $0.hasPrefix("✔ Upload (") } == 1, "\(numbered(transcript))")
+                let failure = try #require(
+                    transcript.firstIndex(of: "✖ Deploying: restart failed"), "\(numbered(transcript))")
+                #expect(
+                    transcript[(failure + 1)...].joined().hasPrefix("wait-alert: replay: line 4 is not an event of"),
+                    "what was skipped is said last: \(numbered(transcript))")
+                #expect(tool.modesAtExit == tool.modesBefore)
+            }
+
             /// A command that writes `OSC 9;4;1;40` (as cargo and systemd do) shows 40 % in the
             /// alert, and the sequence itself never reaches the terminal.
             @Test func aCommandsTaskbarProgressIsTheAlertsProgress() async throws {

@@ -26,7 +26,7 @@ import Synchronization
 /// Ids belong to their connection: a child cannot reach another's tasks. Texts are shown like
 /// any text (sanitized where a terminal draws them) and cut at 4,096 characters. A line that is
 /// not an event is dropped and counted, and the count is logged once when the connection closes;
-/// a line longer than 64 KiB is dropped too. At most ``openTaskLimit`` tasks of a connection are
+/// a line longer than 64 KiB is dropped too. At most ``ReportedTasks/openTaskLimit`` tasks of a connection are
 /// open at once. A connection that closes with tasks open ends them as cancelled. Reading stops
 /// while the main actor has ``pendingLimit`` batches to apply, so a flooding child waits on its
 /// socket instead of growing the program's memory; the display never waits for a child.
@@ -40,7 +40,6 @@ final class ChildProcessReports {
     /// (``settle(_:)``).
     nonisolated static let isServing = Atomic<Bool>(false)
 
-    static let openTaskLimit = 1_000
     nonisolated static let pendingLimit = 16
     nonisolated static let lineLimit = 65_536
 
@@ -67,9 +66,8 @@ final class ChildProcessReports {
 
     /// A connection's state on the main actor.
     private struct Connection {
-        var target: AlertSession
-        var tasks: [UInt64: AlertSession] = [:]
-        var malformed = 0
+        let target: AlertSession
+        var tasks: ReportedTasks
         /// Whether its target ended while it stayed connected: what it sends is dropped.
         var detached = false
     }
@@ -85,10 +83,7 @@ final class ChildProcessReports {
             try? await Task.sleep(for: .milliseconds(10))
         }
         for (id, var connection) in serving.connections where Self.isUnder(connection.target, session) {
-            for task in connection.tasks.sorted(by: { $0.key > $1.key }).map(\.value) {
-                _ = serving.presenter.end(task, with: .cancelled)
-            }
-            connection.tasks = [:]
+            connection.tasks.cancelOpen(on: serving.presenter)
             connection.detached = true
             serving.connections[id] = connection
         }
@@ -150,7 +145,7 @@ final class ChildProcessReports {
             }
             return
         }
-        connections[connection] = Connection(target: target)
+        connections[connection] = Connection(target: target, tasks: ReportedTasks(target: target))
         inbox.decide(connection, accepted: true)
         guard let early = waiting.removeValue(forKey: connection) else { return }
         apply(early.lines, on: connection)
@@ -164,44 +159,19 @@ final class ChildProcessReports {
         }
         defer { connections[id] = connection }
         for event in events where !connection.detached {
-            guard let event else {
-                connection.malformed += 1
-                continue
-            }
-            let session = event.id.map { connection.tasks[$0] } ?? connection.target
-            switch event.kind {
-            case .start(let title):
-                guard let task = event.id, connection.tasks[task] == nil,
-                    connection.tasks.count < Self.openTaskLimit
-                else {
-                    connection.malformed += 1
-                    continue
-                }
-                let parent = event.parent.flatMap { connection.tasks[$0] } ?? connection.target
-                guard !parent.isGone, parent.timeline.outcome == nil else { continue }
-                connection.tasks[task] = presenter.begin(title, parent: parent)
-            case .text(let text): session?.mailbox.update(text)
-            case .progress(let completed, let total, let unit):
-                session?.mailbox.progress(completed: completed, total: total, unit: unit)
-            case .progressUnknown: session?.mailbox.indeterminate()
-            case .log(let line): session?.mailbox.log(line)
-            case .end(let outcome, _, _):
-                guard let task = event.id, let ended = connection.tasks.removeValue(forKey: task) else { continue }
-                _ = presenter.end(ended, with: outcome)
-            }
+            connection.tasks.apply(event, on: presenter)
         }
     }
 
     private func close(_ id: Int) {
-        guard let connection = connections.removeValue(forKey: id) else {
+        guard var connection = connections.removeValue(forKey: id) else {
             waiting[id]?.closed = true
             return
         }
-        for task in connection.tasks.sorted(by: { $0.key > $1.key }).map(\.value) {
-            _ = presenter.end(task, with: .cancelled)
-        }
-        if connection.malformed > 0 {
-            let lines = connection.malformed == 1 ? "1 line" : "\(connection.malformed) lines"
+        connection.tasks.cancelOpen(on: presenter)
+        let malformed = connection.tasks.malformed
+        if malformed > 0 {
+            let lines = malformed == 1 ? "1 line" : "\(malformed) lines"
             connection.target.mailbox.log("wait-alert: a child process wrote \(lines) that were not events; ignored")
         }
     }

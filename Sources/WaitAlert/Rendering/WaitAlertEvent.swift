@@ -124,12 +124,15 @@ extension WaitAlertEvent {
         var kind: Kind
         var id: UInt64?
         var parent: UInt64?
+        /// When the event happened, since the stream began; `nil` when the line gives no time
+        /// (a line a script wrote by hand), or one that is negative or beyond 10⁹ seconds.
+        var time: Duration? = nil
     }
 
     /// Reads one line of the stream written by another process (``jsonLine``, or a line a script
     /// wrote by hand): `nil` when it is not a JSON object, names no event this version knows, has
-    /// a newer `v`, or lacks a field its event needs. `time` is not read: the reader times events
-    /// itself. Texts longer than `limit` characters are cut.
+    /// a newer `v`, or lacks a field its event needs. Texts longer than `limit` characters are
+    /// cut.
     static func received(_ line: String, limit: Int = 4096) -> Received? {
         guard let fields = JSONText.object(line) else { return nil }
         if let version = fields["v"] {
@@ -170,7 +173,11 @@ extension WaitAlertEvent {
         default:
             return nil
         }
-        return Received(kind: kind, id: id, parent: parent)
+        var time: Duration?
+        if case .number(let seconds) = fields["time"], seconds >= 0, seconds <= 1e9 {
+            time = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        return Received(kind: kind, id: id, parent: parent, time: time)
     }
 
     /// The unit a `unit` field names; a name of no built-in unit is the caller's own.

@@ -85,6 +85,19 @@ private func index(_ path: String) async throws -> Int {
     #expect(terminal.lines == ["✔ Uploading (2.0s)"])
 }
 
+@Test @MainActor func aCapturedStreamEndsWithItsFailure() async {
+    let captured = """
+        {"v":1,"event":"start","id":1,"time":0.000,"title":"Building"}
+        {"v":1,"event":"text","id":1,"time":1.000,"text":"Linking…"}
+        {"v":1,"event":"end","id":1,"time":2.000,"outcome":"failure","text":"Building: exit status 1"}
+        """
+    let terminal = InMemoryTerminal(columns: 40, rows: 10)
+    let bed = WaitAlertTestBed(renderers: [TerminalOverlay(terminal: terminal, integration: .none)])
+    await bed.play(WaitAlertRecording(captured))
+    #expect(bed.recorder.texts(of: bed.recorder.alerts[0]).contains("Linking…"))
+    #expect(terminal.lines == ["✖ Building: exit status 1"])
+}
+
 @Test @MainActor func aTimeoutEndsTheAlert() async throws {
     let bed = WaitAlertTestBed(timing: try .default.withTimeout(.seconds(5)))
     let gate = TestGate()

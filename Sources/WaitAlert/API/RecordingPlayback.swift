@@ -1,0 +1,51 @@
+// Where recorded event streams play again: ``WaitAlertPresenter/play(_:speed:)``.
+extension WaitAlertPresenter {
+    /// Plays a recorded event stream: its alerts begin, change and end on this presenter as they
+    /// did when it was recorded, at the original pace or `speed` times faster.
+    ///
+    /// Alerts show as alerts of this program do, with this presenter's timing: work that ended
+    /// within its grace delay stays hidden, final lines stay readable, then fade. Ids are the
+    /// recording's own, so a recording cannot touch other alerts. Alerts the recording leaves
+    /// open (it was cut short) end as cancelled when it ends, and so do alerts open when the
+    /// calling task is cancelled — or Ctrl-C, or ``cancelAll()``, cancels the alerts' work —
+    /// which ends the playing at once.
+    ///
+    /// ```swift
+    /// let recording = WaitAlertRecording(try String(contentsOfFile: "build.jsonl", encoding: .utf8))
+    /// await WaitAlertPresenter.current.play(recording, speed: 4)
+    /// ```
+    ///
+    /// Returns after the last event, without waiting for the last alert to fade: await
+    /// ``idle()`` for that.
+    ///
+    /// - Parameters:
+    ///   - recording: the stream to play.
+    ///   - speed: how many times faster than recorded; `.infinity` plays every event at once. A
+    ///     speed that is not a positive number plays at the original pace.
+    public func play(_ recording: WaitAlertRecording, speed: Double = 1) async {
+        let speed = speed > 0 ? speed : 1
+        let start = clock.now()
+        let playing = WorkCancellation()
+        playing.enter()
+        defer { playing.leave() }
+        var tasks = ReportedTasks(target: nil)
+        tasks.cancelSource = { playing.cancel() }
+        for event in recording.events {
+            let due = start + Self.playingTime(of: event.time ?? .zero, speed: speed)
+            if due > clock.now() {
+                do { try await clock.sleep(due) } catch { break }
+            }
+            if Task.isCancelled { break }
+            tasks.apply(event, on: self)
+        }
+        tasks.cancelOpen(on: self)
+    }
+
+    /// When an event recorded at `time` plays at `speed`, since the playing began: at most a
+    /// century, so no speed, however slow, overflows a duration.
+    private static func playingTime(of time: Duration, speed: Double) -> Duration {
+        let (seconds, attoseconds) = time.components
+        let scaled = (Double(seconds) + Double(attoseconds) * 1e-18) / speed
+        return scaled < 3.2e9 ? .seconds(scaled) : .seconds(3_200_000_000)
+    }
+}

@@ -1,0 +1,164 @@
+import WaitAlert
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `wait-alert replay FILE`: plays a recorded event stream (`WAIT_ALERT_PROGRESS=json`) on
+/// standard error, as the program that recorded it showed it — for bug reports, documentation
+/// and trying a display without running the work again.
+@MainActor
+enum ReplayCommand {
+    struct Options: Equatable {
+        var file = ""
+        var speed = 1.0
+        var progress: TerminalOverlay.Mode?
+    }
+
+    static let usage = """
+        usage: wait-alert replay [--speed N] [--progress auto|tty|plain|json|off] FILE
+
+        Plays FILE, an event stream recorded with WAIT_ALERT_PROGRESS=json (one JSON event a
+        line), on standard error as the program that recorded it showed it. FILE - reads
+        standard input.
+
+          --speed N        N times faster than recorded (default 1; 'inf': every event at once)
+          --progress MODE  how to show it, as for wait-alert (default: WAIT_ALERT_PROGRESS)
+
+        Lines that are not events are skipped, and counted at the end.
+        Exit status: 0; 130 after Ctrl-C; 1 when FILE cannot be read or holds no event; 2 for invalid arguments.
+        """
+
+    enum Problem: Error, Equatable {
+        case help
+        case invalid(String)
+    }
+
+    /// Reads the arguments after `replay`.
+    static func parse(_ arguments: [String]) -> Result<Options, Problem> {
+        var options = Options()
+        var file: String?
+        var index = arguments.startIndex
+        var optionsEnded = false
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            if !optionsEnded, argument == "--help" || argument == "-h" { return .failure(.help) }
+            if !optionsEnded, argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if !optionsEnded, argument.hasPrefix("--") {
+                var name = argument
+                var value: String?
+                if let equals = argument.firstIndex(of: "=") {
+                    name = String(argument[..<equals])
+                    value = String(argument[argument.index(after: equals)...])
+                }
+                guard name == "--speed" || name == "--progress" else {
+                    return .failure(.invalid("replay: unknown option '\(name)'"))
+                }
+                if value == nil, index < arguments.endIndex {
+                    value = arguments[index]
+                    index += 1
+                }
+                guard let value else { return .failure(.invalid("replay: \(name) needs a value")) }
+                if name == "--speed" {
+                    guard let speed = Double(value == "inf" ? "infinity" : value), speed > 0 else {
+                        return .failure(
+                            .invalid("replay: --speed takes a number above 0, such as 2 or 0.5; not '\(value)'"))
+                    }
+                    options.speed = speed
+                } else {
+                    guard let mode = TerminalOverlay.Mode(rawValue: value) else {
+                        return .failure(
+                            .invalid("replay: --progress takes auto, tty, plain, json or off; not '\(value)'"))
+                    }
+                    options.progress = mode
+                }
+                continue
+            }
+            guard file == nil else { return .failure(.invalid("replay: one FILE only; '\(argument)' is a second")) }
+            file = argument
+        }
+        guard let file, !file.isEmpty else { return .failure(.invalid("replay: which FILE? (- for standard input)")) }
+        options.file = file
+        return .success(options)
+    }
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        let options: Options
+        switch parse(arguments) {
+        case .success(let parsed): options = parsed
+        case .failure(.help):
+            print(usage)
+            return 0
+        case .failure(.invalid(let problem)):
+            complain("\(problem)\nTry 'wait-alert replay --help' for more information.")
+            return 2
+        }
+        let text: String
+        let name = options.file == "-" ? "standard input" : options.file
+        switch read(options.file) {
+        case .success(let bytes): text = String(decoding: bytes, as: UTF8.self)
+        case .failure(let problem):
+            complain("replay: cannot read \(name): \(problem)")
+            return 1
+        }
+        let recording = WaitAlertRecording(text)
+        guard recording.eventCount > 0 else {
+            complain("replay: \(name) holds no event (WAIT_ALERT_PROGRESS=json records them)")
+            return 1
+        }
+        let presenter = WaitAlertPresenter(
+            renderers: [TerminalOverlay(mode: options.progress ?? .environment)], timing: .terminal)
+        WaitAlertPresenter.shared = presenter
+        await presenter.play(recording, speed: options.speed)
+        let interrupted = Task.isCancelled  // Ctrl-C cancels the playing: its alerts end as cancelled
+        await presenter.idle()
+        let skipped = recording.skippedLines
+        if !skipped.isEmpty {
+            let lines = skipped.count == 1 ? "line \(skipped[0]) is" : "\(skipped.count) lines are"
+            let first = skipped.count == 1 ? "" : " (the first: line \(skipped[0]))"
+            complain("replay: \(lines) not an event of \(name)\(first); skipped")
+        }
+        return interrupted ? 130 : 0
+    }
+
+    /// The whole of `file` (`-`: standard input), or why it cannot be read.
+    private static func read(_ file: String) -> Result<[UInt8], ReadProblem> {
+        let descriptor = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(ReadProblem(errno: errno)) }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += buffer[..<count]
+            } else if count == 0 {
+                return .success(bytes)
+            } else if errno != EINTR {
+                return .failure(ReadProblem(errno: errno))
+            }
+        }
+    }
+
+    struct ReadProblem: Error, CustomStringConvertible {
+        var errno: Int32
+        var description: String { String(cString: strerror(errno)) }
+    }
+
+    private static func complain(_ message: String) {
+        _ = Array("wait-alert: \(message)\n".utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
+
+/// The C library's `read`, which `ReplayCommand.read(_:)` hides.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
