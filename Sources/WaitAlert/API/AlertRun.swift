@@ -64,7 +64,7 @@ func runAlert<Value: Sendable, Reporter: Sendable>(
     let result = ended?.result ?? .failure(CancellationError())
     let endedAt = ended?.endedAt
     var outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)
-    if case .success = result, case .some(let reason) = mailbox.skipped { outcome = .skipped(reason) }
+    if case .success = result, let ending = mailbox.ending { outcome = ending }
     if case .failure = outcome {
         for line in mailbox.failureReport.withLock({ $0 }) { mailbox.log(line) }
     }

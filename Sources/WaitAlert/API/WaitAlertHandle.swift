@@ -52,6 +52,12 @@ public struct WaitAlertHandle: Sendable {
     /// Removes the alert at once: it fades out, skipping every minimum.
     public func dismiss() { end(.dismissed) }
 
+    /// Ends the alert with a warning: `⚠ Synced with 2 conflicts (3.0s)`.
+    public func warn(_ text: String) { end(.warning(text)) }
+
+    /// Ends the alert with information: `ℹ Already up to date`.
+    public func inform(_ text: String) { end(.info(text)) }
+
     /// The most bytes of log lines that ever waited for the main actor at once.
     package var logBacklogHighWater: Int { owner.mailbox.logBacklogHighWater }
 

@@ -84,7 +84,26 @@ public struct WaitAlertReporter: Sendable {
     /// }
     /// ```
     public func skip(_ reason: String? = nil) {
-        mailbox.skip(reason)
+        mailbox.endInstead(.skipped(reason))
+    }
+
+    /// Ends the alert with a warning instead of done when the work returns: `⚠ Migrated with 3
+    /// warnings (4.5s)`. The work still returns its value (or throws: a failure wins).
+    ///
+    /// ```swift
+    /// try await withWaitAlert("Migrating…") { alert in
+    ///     let warnings = try await migrate()
+    ///     if warnings > 0 { alert.warn("Migrated with \(warnings) warnings") }
+    /// }
+    /// ```
+    public func warn(_ text: String) {
+        mailbox.endInstead(.warning(text))
+    }
+
+    /// Ends the alert with information instead of done when the work returns: `ℹ Nothing to do`.
+    /// The work still returns its value (or throws: a failure wins).
+    public func inform(_ text: String) {
+        mailbox.endInstead(.info(text))
     }
 
     /// The most bytes of log lines (each counted with 64 bytes of overhead) that wait for the main

@@ -2,15 +2,17 @@
 /// ran, and its tone.
 ///
 /// One pure function of a snapshot, used by every renderer that prints an ending: `✔ Done (4.5s)`,
-/// `✖ Fetching files: could not fetch x.json`, `⚠ Fetching files: cancelled after 3.1s`. A toast
+/// `✖ Fetching files: could not fetch x.json`, `⚠ Fetching files: cancelled after 3.1s`,
+/// `⚠ Migrated with 3 warnings (4.5s)`, `ℹ Nothing to do`. A toast
 /// leaves its text alone; an alert dismissed at once leaves nothing.
 struct FinalLine: Hashable {
     /// How the line is coloured where colours are on.
     enum Tone: Hashable {
-        case success, failure, warning, neutral
+        case success, failure, warning, info, neutral
     }
 
-    /// `✔`, `✖`, `⚠` or `↷` (skipped); `nil` for a toast.
+    /// `✔`, `✖`, `⚠` (a warning, a cancellation or a timeout), `ℹ` (information) or `↷`
+    /// (skipped); `nil` for a toast.
     var icon: String?
     /// The final text.
     var text: String
@@ -26,6 +28,10 @@ struct FinalLine: Hashable {
         case .success:
             let elapsed = snapshot.workDuration.map(DurationFormat.seconds)
             return FinalLine(icon: "✔", text: text, elapsed: elapsed, tone: .success)
+        case .warning:
+            let elapsed = snapshot.workDuration.map(DurationFormat.seconds)
+            return FinalLine(icon: "⚠", text: text, elapsed: elapsed, tone: .warning)
+        case .info: return FinalLine(icon: "ℹ", text: text, elapsed: nil, tone: .info)
         case .failure: return FinalLine(icon: "✖", text: text, elapsed: nil, tone: .failure)
         case .cancelled, .timedOut: return FinalLine(icon: "⚠", text: text, elapsed: nil, tone: .warning)
         case .dismissed: return nil

@@ -66,13 +66,18 @@ struct GroupRecap {
 
     /// Whether a child task that ended with `outcome` and `final`, after being shown or not, leaves
     /// a record line under `retention`: a task that ended within its grace leaves one only if it
-    /// failed or was skipped; a transient one only if it did not succeed.
+    /// says something of its own — it failed, was skipped, or ended with a warning or information;
+    /// a transient one only if it did not succeed.
     static func leavesRecord(
         _ final: FinalLine, outcome: WaitAlertOutcome?, wasShown: Bool, retention: WaitAlertRowRetention
     ) -> Bool {
-        let skipped = if case .skipped = outcome { true } else { false }
-        if !wasShown { return skipped || final.tone == .failure }
-        if retention == .transient { return skipped || final.tone == .failure || final.tone == .warning }
+        let saysSomething =
+            switch outcome {
+            case .skipped, .warning, .info, .failure: true
+            default: false
+            }
+        if !wasShown { return saysSomething }
+        if retention == .transient { return saysSomething || final.tone == .warning }
         return true
     }
 }

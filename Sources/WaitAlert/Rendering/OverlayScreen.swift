@@ -11,7 +11,7 @@
 struct OverlayScreen {
     /// How a line is coloured.
     enum Style: Hashable {
-        case plain, green, red, yellow
+        case plain, green, red, yellow, cyan
         /// A grey between black (0) and white (1), for fading out.
         case grey(level: Double)
 
@@ -21,6 +21,7 @@ struct OverlayScreen {
             case .green: "32"
             case .red: "31"
             case .yellow: "33"
+            case .cyan: "36"
             case .grey(let level): "38;5;\(232 + Int((min(max(level, 0), 1) * 23).rounded()))"
             }
         }

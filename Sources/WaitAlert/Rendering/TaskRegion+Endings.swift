@@ -106,6 +106,7 @@ extension TaskRegion {
         case .success: .green
         case .failure: .red
         case .warning: .yellow
+        case .info: .cyan
         case .neutral: .plain
         }
     }

@@ -113,6 +113,8 @@ public struct WaitAlertEvent: Sendable, Hashable {
         case .timedOut: "timedOut"
         case .dismissed: "dismissed"
         case .skipped: "skipped"
+        case .warning: "warning"
+        case .info: "info"
         }
     }
 }
@@ -199,6 +201,8 @@ extension WaitAlertEvent {
         case "timedOut": .timedOut
         case "dismissed": .dismissed
         case "skipped": .skipped(nil)
+        case "warning": .warning(text ?? "warning")
+        case "info": .info(text ?? "")
         default: nil
         }
     }

@@ -60,8 +60,8 @@ final class ReportMailbox: Sendable {
         var wake: Task<Void, Never>?
         /// How to reach whoever drains the mailbox, once connected.
         var wakes: Wake?
-        /// Set when the work said it skipped what it was for, with the reason, if any.
-        var skipped: String??
+        /// How the work said its alert ends when it returns instead of as a success.
+        var ending: WaitAlertOutcome?
         /// The progress as last reported; `nil` while indeterminate.
         @usableFromInline var progress: Progress?
 
@@ -244,17 +244,17 @@ final class ReportMailbox: Sendable {
         return state.backlogWaiters
     }
 
-    /// Records that the work skipped what it was for: the alert ends as skipped when the work
-    /// returns.
-    func skip(_ reason: String?) {
+    /// Records how the work said its alert ends when it returns instead of as a success: skipped,
+    /// with a warning, or with information. The latest word wins.
+    func endInstead(_ outcome: WaitAlertOutcome) {
         state.withLock { state in
             guard !state.textsClosed else { return }
-            state.skipped = .some(reason)
+            state.ending = outcome
         }
     }
 
-    /// Whether the work said it skipped, and why.
-    var skipped: String?? { state.withLock { $0.skipped } }
+    /// How the work said its alert ends when it returns, if it said so.
+    var ending: WaitAlertOutcome? { state.withLock { $0.ending } }
 
     /// Whether the alert still waits for an outcome.
     var isOpen: Bool { state.withLock { !$0.textsClosed } }

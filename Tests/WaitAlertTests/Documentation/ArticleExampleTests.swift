@@ -100,7 +100,8 @@ struct ArticleExampleTests {
         switch outcome {
         case .success: "checkmark.circle"
         case .failure: "xmark.octagon"
-        case .cancelled, .timedOut: "exclamationmark.triangle"
+        case .cancelled, .timedOut, .warning: "exclamationmark.triangle"
+        case .info: "info.circle"
         case .dismissed, .skipped: "circle"
         }
     }

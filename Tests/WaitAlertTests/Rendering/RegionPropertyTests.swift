@@ -33,6 +33,8 @@ struct RegionPropertyTests {
         case success
         case failure(String)
         case skip(String)
+        case warning(String)
+        case info(String)
     }
 
     /// A child task: its work, its texts, and its own sequential steps.
@@ -255,6 +257,9 @@ struct RegionPropertyTests {
         switch rng.next(below: 20) {
         case 0, 1: plan.ending = .failure(names.reason())
         case 2: plan.ending = .skip(names.reason())
+        // A warning or information names its task, as a real one does: two tasks' records differ.
+        case 3: plan.ending = .warning("\(title): \(names.reason())")
+        case 4: plan.ending = .info("\(title): \(names.reason())")
         default: break
         }
         plan.retention = retention(&rng)
@@ -332,6 +337,8 @@ struct RegionPropertyTests {
         case .success: break
         case .failure(let reason): throw PlannedFailure(description: reason)
         case .skip(let reason): row.skip(reason)
+        case .warning(let text): row.warn(text)
+        case .info(let text): row.inform(text)
         }
     }
 
@@ -460,6 +467,12 @@ struct RegionPropertyTests {
                 owed = final.wasShown
             case .skipped?:
                 line = "↷ \(text)"
+                owed = true
+            case .warning?:
+                line = "⚠ \(text) ("
+                owed = true
+            case .info?:
+                line = "ℹ \(text)"
                 owed = true
             case .dismissed?, nil:
                 continue
