@@ -15,7 +15,7 @@ let arguments = Set(CommandLine.arguments.dropFirst())
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
 guard arguments.subtracting(only.map { ["--only=\($0)"] } ?? []).isSubset(of: ["--quick", "--check"]) else {
     print(
-        "usage: wait-alert-bench [--quick] [--check] [--only=update|storm|text|fast|memory|flood|idle|tasks|region|scale|estimator]"
+        "usage: wait-alert-bench [--quick] [--check] [--only=update|storm|text|fast|memory|flood|idle|tasks|region|scale|estimator|iteration]"
     )
     exit(2)
 }
@@ -34,6 +34,7 @@ if wanted("tasks") { rows += await figures.childTaskUpdates() }
 if wanted("region") { rows += await figures.regionFrames() }
 if wanted("scale") { rows += await figures.childTasksAtScale() }
 if wanted("estimator") { rows += figures.estimator() }
+if wanted("iteration") { rows += await figures.iterationCost() }
 
 let header = Figure(name: "figure", measured: "measured", baseline: "baseline", budget: "budget", passed: true)
 let widths = [\Figure.name, \.measured, \.baseline, \.budget].map { path in

@@ -22,7 +22,9 @@
 /// alert.succeed("Synced")
 /// ```
 public struct WaitAlertHandle: Sendable {
-    private let owner: Owner
+    /// What keeps the alert: the last copy of the handle (or a sequence reporting to it) that
+    /// goes away dismisses it.
+    @usableFromInline let owner: Owner
     /// The alert's model, to observe it or await its completion.
     public let model: WaitAlertModel
 
@@ -39,6 +41,23 @@ public struct WaitAlertHandle: Sendable {
     /// Bounded like ``WaitAlertReporter/log(_:)``: past ``WaitAlertReporter/logBacklogLimit``
     /// bytes waiting, it waits (or, on the main actor, prints them on the spot).
     public func log(_ line: String) { owner.mailbox.log(line) }
+
+    /// Says how far the work has gone: `completed` of `total` units (`nil`: not known yet), as
+    /// ``WaitAlertReporter/progress(completed:total:unit:)`` does.
+    @inlinable
+    public func progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit? = nil) {
+        owner.mailbox.progress(completed: completed, total: total, unit: unit)
+    }
+
+    /// Adds `units` to the count done and `totalBy` to the total, as
+    /// ``WaitAlertReporter/advance(by:totalBy:)`` does.
+    @inlinable
+    public func advance(by units: Int = 1, totalBy: Int = 0) {
+        owner.mailbox.advance(by: units, growingTotalBy: totalBy)
+    }
+
+    /// Stops showing progress: the alert spins without a bar until progress is reported again.
+    public func progressUnknown() { owner.mailbox.indeterminate() }
 
     /// Ends the alert as a success showing `text` (`nil`: the title without its ellipsis).
     public func succeed(_ text: String? = nil) { end(.success(text)) }
@@ -69,8 +88,9 @@ public struct WaitAlertHandle: Sendable {
     }
 
     /// Dismisses the alert when the last copy of its handle is dropped.
-    private final class Owner: Sendable {
-        let mailbox: ReportMailbox
+    @usableFromInline
+    final class Owner: Sendable {
+        @usableFromInline let mailbox: ReportMailbox
         init(mailbox: ReportMailbox) { self.mailbox = mailbox }
         deinit { mailbox.finish(.dismissed) }
     }

@@ -17,7 +17,7 @@ struct ArticleExampleTests {
         await withWaitAlertPresenter(bed.presenter) {
             let alert = showWaitAlert("Syncing…")  // @MainActor
             alert.update("Really…")
-            alert.succeed("Synced")  // or fail("…"), cancel(), dismiss()
+            alert.succeed("Synced")  // or fail("…"), warn("…"), inform("…"), cancel(), dismiss()
 
             showToast("Saved")
         }

@@ -208,6 +208,30 @@ struct NonisolatedArticleExampleTests {
         #expect(await bed.recorder.snapshots.last { $0.progress != nil }?.progress?.completed == size)
     }
 
+    @Test func readmeProgressOfALoop() async throws {
+        let bed = await WaitAlertTestBed(timing: .immediate)
+        let size = 3 * 1024
+        let url = "https://example.com/a.bin"
+        let pictures = ["a.jpg", "b.jpg", "c.jpg"]
+        func resize(_ picture: String) async throws {}
+        func save(_ chunk: [UInt8]) throws {}
+        try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Resizing pictures…") { alert in
+                for picture in pictures.reportingProgress(to: alert) {  // 3/10 while the fourth is resized
+                    try await resize(picture)
+                }
+            }
+            try await withWaitAlert("Downloading") { alert in
+                for try await chunk in chunks(of: url).reportingProgress(to: alert, total: size) {
+                    try save(chunk)  // counted in bytes as the chunks come
+                }
+            }
+        }
+        await bed.run()
+        let ends = await bed.recorder.snapshots.filter { $0.outcome != nil }.compactMap(\.progress)
+        #expect(ends.map(\.completed).contains(3) && ends.map(\.completed).contains(size))
+    }
+
     @Test func printingThroughThePresenter() async throws {
         let bed = await WaitAlertTestBed(timing: .immediate)
         try await withWaitAlertPresenter(bed.presenter) {
