@@ -22,7 +22,7 @@ enum CommandRun {
             switch mode {
             case .auto: WaitAlertStandardError.shared.isInteractive
             case .tty: WaitAlertStandardError.shared.isTerminalDevice
-            case .plain, .json, .off: false
+            case .plain, .json, .off, .accessible: false
             }
         WaitAlertPresenter.shared = WaitAlertPresenter(
             // wait-alert writes nothing of its own while the alert shows: no output to catch.

@@ -20,7 +20,7 @@ enum ReplayCommand {
     }
 
     static let usage = """
-        usage: wait-alert replay [--speed N] [--progress auto|tty|plain|json|off] FILE
+        usage: wait-alert replay [--speed N] [--progress auto|tty|plain|json|off|accessible] FILE
 
         Plays FILE, an event stream recorded with WAIT_ALERT_PROGRESS=json (one JSON event a
         line), on standard error as the program that recorded it showed it. FILE - reads
@@ -76,7 +76,8 @@ enum ReplayCommand {
                 } else {
                     guard let mode = TerminalOverlay.Mode(rawValue: value) else {
                         return .failure(
-                            .invalid("replay: --progress takes auto, tty, plain, json or off; not '\(value)'"))
+                            .invalid(
+                                "replay: --progress takes auto, tty, plain, json, off or accessible; not '\(value)'"))
                     }
                     options.progress = mode
                 }

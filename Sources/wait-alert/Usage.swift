@@ -3,7 +3,7 @@ enum Usage {
     static let text = """
         usage: wait-alert [--title TEXT] [--success TEXT] [--status last-line|none]
                           [--show-output always|on-failure|never] [--tail N] [--timeout DURATION]
-                          [--progress auto|tty|plain|json|off] [--] COMMAND [ARG...]
+                          [--progress auto|tty|plain|json|off|accessible] [--] COMMAND [ARG...]
                wait-alert report [--text TEXT] [--progress N[/TOTAL]] [--log LINE] [--task TITLE -- CMD...]
                wait-alert replay [--speed N] FILE
 
@@ -21,7 +21,8 @@ enum Usage {
           --timeout DURATION  stop the command after 500ms, 30s, 2m, 1h... and exit with 124
           --progress MODE     auto (default: WAIT_ALERT_PROGRESS, else a spinner on a terminal
                               and plain lines elsewhere); tty: the spinner on any terminal;
-                              plain: lines; json: one JSON event per line; off: failures only
+                              plain: lines; json: one JSON event per line; off: failures only;
+                              accessible: lines without motion (also ACCESSIBLE=1)
           -h, --help          print this help
           --version           print the version
 

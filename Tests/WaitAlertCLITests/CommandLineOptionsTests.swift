@@ -51,12 +51,12 @@ struct CommandLineOptionsTests {
     /// `--progress` takes the modes `WAIT_ALERT_PROGRESS` takes; without it, the variable decides.
     @Test func progressModes() throws {
         #expect(options(["--", "x"])?.progress == nil)
-        for mode in ["auto", "tty", "plain", "json", "off"] {
+        for mode in ["auto", "tty", "plain", "json", "off", "accessible"] {
             #expect(options(["--progress", mode, "--", "x"])?.progress?.rawValue == mode)
         }
         #expect(
             problem(["--progress=fancy", "--", "x"])
-                == "invalid --progress 'fancy' (expected auto, tty, plain, json, off)")
+                == "invalid --progress 'fancy' (expected auto, tty, plain, json, off, accessible)")
     }
 
     @Test func theLastOfARepeatedOptionWins() throws {

@@ -26,6 +26,8 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// The shortest time between two progress lines of one alert, besides the quarters.
     public let progressInterval: Duration
     private let terminal: any WaitAlertTerminal
+    /// Whether final lines are coloured by how the work ended (accessible mode on a terminal).
+    private let colors: Bool
     private var alerts: [WaitAlertID: Printed] = [:]
     /// The failed child tasks' last log lines and the planned steps, printed when a group ends.
     private var recap: GroupRecap
@@ -66,11 +68,25 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     ///     the lines at 25, 50, 75 and 100 %.
     ///   - failureLogLines: how many of a failed child task's last log lines are printed again
     ///     when its group ends (0 for none).
-    public init(
+    public convenience init(
         terminal: any WaitAlertTerminal, minimumInterval: Duration = .seconds(1),
         heartbeatInterval: Duration = .seconds(30), progressInterval: Duration = .seconds(5),
         failureLogLines: Int = 5
     ) {
+        self.init(
+            terminal: terminal, minimumInterval: minimumInterval, heartbeatInterval: heartbeatInterval,
+            progressInterval: progressInterval, failureLogLines: failureLogLines, colors: false)
+    }
+
+    /// A progress interval long enough that progress prints only at 25, 50, 75 and 100 %.
+    package static let quartersOnly = Duration.seconds(3_155_760_000)
+
+    /// Makes a renderer writing to `terminal`, its final lines coloured when `colors` is set.
+    package init(
+        terminal: any WaitAlertTerminal, minimumInterval: Duration, heartbeatInterval: Duration,
+        progressInterval: Duration, failureLogLines: Int, colors: Bool
+    ) {
+        self.colors = colors
         self.progressInterval = progressInterval
         self.terminal = terminal
         self.minimumInterval = minimumInterval
@@ -198,7 +214,13 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
                 || GroupRecap.leavesRecord(
                     final, outcome: snapshot.outcome, wasShown: printed.text != nil, retention: snapshot.retention)
             {
-                lines.append(indent(snapshot.depth) + final.plain)
+                var bytes = Self.bytes(of: lines)
+                for part in TextSanitizer.logLines(indent(snapshot.depth) + final.plain) {
+                    bytes += ((colors ? TaskRegion.style(for: final.tone).apply(to: part) : part) + "\n").utf8
+                }
+                lastLine = latest
+                terminal.write(bytes)
+                return
             }
         }
         write(lines, at: latest)
@@ -218,10 +240,15 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     private func write(_ lines: [String], at instant: Duration) {
         guard !lines.isEmpty else { return }
         lastLine = instant
+        terminal.write(Self.bytes(of: lines))
+    }
+
+    /// Lines, each split at its line breaks and sanitized: every part is kept.
+    private static func bytes(of lines: [String]) -> [UInt8] {
         var bytes: [UInt8] = []
         for line in lines {
             for part in TextSanitizer.logLines(line) { bytes += (part + "\n").utf8 }
         }
-        terminal.write(bytes)
+        return bytes
     }
 }

@@ -14,14 +14,29 @@ import Synchronization
 /// default); a choice takes a button's number or title; a confirmation takes `y`, `yes`, `n` or
 /// `no` (an empty line its default). At the end of input the default answers, if there is one;
 /// otherwise, and for a line that is not an answer, the prompt fails with an error that names
-/// it — never a hang, never a silent wrong value. The answer is recorded on standard error:
+/// it — never a hang, never a silent wrong value. Typed at a terminal (the accessible mode, or a
+/// program whose standard error is not the terminal), a line that is not an answer is followed by
+/// what is wrong with it and the question again. The answer is recorded on standard error:
 /// `? Name of the new project: demo`.
 @MainActor
 package enum StandardInputPrompt {
     static func present(_ prompt: WaitAlertPrompt, record: @escaping @MainActor (String) -> Void) {
-        if isatty(STDIN_FILENO) == 1 { askOnTerminal(prompt) }
+        let onTerminal = isatty(STDIN_FILENO) == 1
+        if onTerminal { askOnTerminal(prompt) }
+        take(for: prompt, onTerminal: onTerminal, record: record)
+    }
+
+    /// Answers `prompt` with the next line. Someone typing at a terminal who gives a line that is
+    /// not an answer is told why and asked again; a script's wrong line fails the prompt.
+    private static func take(
+        for prompt: WaitAlertPrompt, onTerminal: Bool, record: @escaping @MainActor (String) -> Void
+    ) {
         nextLine(for: prompt) { line in
-            answer(prompt, with: line)
+            if let reason = answer(prompt, with: line, retrying: onTerminal) {
+                tellTerminal("  " + TextSanitizer.line(reason) + "\n")
+                askOnTerminal(prompt)
+                return take(for: prompt, onTerminal: onTerminal, record: record)
+            }
             if case .text(let answer)? = prompt.ending, case .text(let model) = prompt {
                 record(prompt.recordLine(answer: model.isSecret ? "********" : answer))
             } else if case .choice(let index)? = prompt.ending, case .choice(let model) = prompt {
@@ -118,37 +133,52 @@ package enum StandardInputPrompt {
                     + model.buttons.enumerated().map { "\($0.offset + 1)) \(TextSanitizer.line($0.element.title))" }
                     .joined(separator: " ")
         }
+        tellTerminal(question + " ")
+    }
+
+    /// Writes `text` on the terminal, where someone types the answers.
+    private static func tellTerminal(_ text: String) {
         let terminal = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard terminal >= 0 else { return }
         defer { close(terminal) }
-        let bytes = Array((question + " ").utf8)
+        let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: terminal) }
     }
 
-    /// Ends `prompt` with what `line` (`nil` at the end of input) answers.
-    package static func answer(_ prompt: WaitAlertPrompt, with line: String?) {
+    /// Ends `prompt` with what `line` (`nil` at the end of input) answers. With `retrying`, a line
+    /// that is not an answer leaves the prompt open and what is wrong with it is returned.
+    @discardableResult
+    package static func answer(_ prompt: WaitAlertPrompt, with line: String?, retrying: Bool = false) -> String? {
         switch prompt {
         case .text(let model):
             guard let line else {
-                if let defaultText = model.defaultText { return prompt.end(.text(defaultText)) }
-                return prompt.end(.failed(.noAnswer(prompt: model.title)))
+                if let defaultText = model.defaultText {
+                    prompt.end(.text(defaultText))
+                } else {
+                    prompt.end(.failed(.noAnswer(prompt: model.title)))
+                }
+                return nil
             }
             model.text = line
             if !model.submit() {
-                prompt.end(
-                    .failed(.invalidAnswer(prompt: model.title, answer: line, reason: model.validationMessage ?? "")))
+                let reason = model.validationMessage ?? ""
+                if retrying { return reason.isEmpty ? "not an answer" : reason }
+                prompt.end(.failed(.invalidAnswer(prompt: model.title, answer: line, reason: reason)))
             }
         case .choice(let model):
             let answer = line?.trimmingWhitespace ?? ""
             if answer.isEmpty {
                 guard let index = model.defaultIndex else {
+                    if retrying, line != nil { return "there is no default: answer one of them" }
                     let failure: WaitAlertPromptError =
                         line == nil
                         ? .noAnswer(prompt: model.title)
                         : .invalidAnswer(prompt: model.title, answer: "", reason: "there is no default")
-                    return prompt.end(.failed(failure))
+                    prompt.end(.failed(failure))
+                    return nil
                 }
-                return model.choose(index)
+                model.choose(index)
+                return nil
             }
             if let index = index(of: answer, in: model) {
                 model.choose(index)
@@ -158,9 +188,11 @@ package enum StandardInputPrompt {
                     ? "answer y or n"
                     : "answer a number from 1 to \(model.buttons.count) or a title ("
                         + model.buttons.map(\.title).joined(separator: ", ") + ")"
+                if retrying { return expected }
                 prompt.end(.failed(.invalidAnswer(prompt: model.title, answer: answer, reason: expected)))
             }
         }
+        return nil
     }
 
     private static func index(of answer: String, in model: WaitAlertChoicePrompt) -> Int? {

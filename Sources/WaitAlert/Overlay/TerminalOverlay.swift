@@ -88,15 +88,31 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         case json
         /// Nothing but the final lines of failures and timeouts.
         case off
+        /// For screen readers and people who turn motion off: lines only, never an animation or a
+        /// cursor movement, even on an interactive terminal. The title once; a new text at most
+        /// every 3 seconds (the latest wins); progress at 25, 50, 75 and 100 %; a line after 30
+        /// seconds of silence saying what still runs; child tasks as a line when they start and
+        /// one when they end; final lines, coloured unless `NO_COLOR` says otherwise; questions
+        /// asked as plain lines, answered with a line (a number for a choice, `y` or `n`).
+        case accessible
 
-        /// The mode `WAIT_ALERT_PROGRESS` names (`auto` when it is unset or empty). A value that
-        /// names no mode is reported once on standard error, and `auto` is used.
+        /// The mode the environment asks for: `WAIT_ALERT_PROGRESS`, else ``accessible`` when
+        /// `ACCESSIBLE` is set (to anything but `0`), else ``auto``. A `WAIT_ALERT_PROGRESS` that
+        /// names no mode is reported once on standard error and left out; `auto` gives way to
+        /// `ACCESSIBLE`.
         public static var environment: Mode {
-            let value = environmentVariables(["WAIT_ALERT_PROGRESS"])["WAIT_ALERT_PROGRESS"] ?? ""
-            if value.isEmpty { return .auto }
-            if let mode = Mode(rawValue: value.lowercased()) { return mode }
-            reportUnknown(value)
-            return .auto
+            let chosen = chosen(by: environmentVariables(["WAIT_ALERT_PROGRESS", "ACCESSIBLE"]))
+            if let unknown = chosen.unknown { reportUnknown(unknown) }
+            return chosen.mode
+        }
+
+        /// The mode `variables` ask for, and a `WAIT_ALERT_PROGRESS` value that names none.
+        package static func chosen(by variables: [String: String]) -> (mode: Mode, unknown: String?) {
+            let value = variables["WAIT_ALERT_PROGRESS"] ?? ""
+            let named = Mode(rawValue: value.lowercased())
+            if let named, named != .auto { return (named, nil) }
+            let accessible = variables["ACCESSIBLE"].map { !$0.isEmpty && $0 != "0" } ?? false
+            return (accessible ? .accessible : .auto, value.isEmpty || named != nil ? nil : value)
         }
 
         private static let reported = Atomic<Bool>(false)
@@ -158,7 +174,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         case .auto: interactive = terminal.isInteractive
         case .tty:
             interactive = terminal.isInteractive || (terminal as? WaitAlertStandardError)?.isTerminalDevice == true
-        case .plain, .json, .off: interactive = false
+        case .plain, .json, .off, .accessible: interactive = false
         }
         if isStandardError, let parent = EventSocket.connectToParent() {
             // A program started under another's alert: its alerts are child tasks there.
@@ -185,6 +201,12 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
                 taskbar: taskbar.isEnabled(environment: environment, isInteractive: true))
             self.interactive = overlay
             output = overlay
+        } else if mode == .accessible {
+            self.interactive = nil
+            output = LineRenderer(
+                terminal: terminal, minimumInterval: .seconds(3), heartbeatInterval: .seconds(30),
+                progressInterval: LineRenderer.quartersOnly, failureLogLines: failureLogLines,
+                colors: colors.usesColor(interactive: terminal.isInteractive))
         } else {
             self.interactive = nil
             output = LineRenderer(terminal: terminal, failureLogLines: failureLogLines)
