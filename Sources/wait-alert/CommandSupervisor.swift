@@ -45,6 +45,8 @@ struct CommandSupervisor {
         var lines = OutputLines()
         /// The `OSC 9;4` progress the command writes to the terminal.
         var progress = ProgressSequences()
+        /// Whether its last `OSC 9;4` was the error state.
+        var failing = false
     }
 
     private let pid: pid_t
@@ -129,6 +131,13 @@ struct CommandSupervisor {
                     switch report {
                     case .percent(let percent): reporter.progress(completed: percent, total: 100)
                     case .unknown: reporter.progressUnknown()
+                    case .failing(let percent):
+                        if let percent { reporter.progress(completed: percent, total: 100) }
+                    }
+                    let failing = if case .failing = report { true } else { false }
+                    if failing != channels[index].failing {
+                        channels[index].failing = failing
+                        reporter.failing(failing)
                     }
                 }
                 if settings.usesLines { take(channels[index].lines.feed(bytes, at: elapsed)) }

@@ -10,6 +10,8 @@ struct ProgressSequences {
         case percent(Int)
         /// Progress of unknown size, or no progress any more.
         case unknown
+        /// The error state (`2`): the work is failing, at the percentage when one is given.
+        case failing(Int?)
     }
 
     private enum State {
@@ -71,7 +73,8 @@ struct ProgressSequences {
         let percent = fields.count > 3 ? Int(fields[3]).map { min(max($0, 0), 100) } : nil
         switch state {
         case 0, 3: return .unknown
-        case 1, 2, 4: return percent.map(Report.percent)
+        case 2: return .failing(percent)
+        case 1, 4: return percent.map(Report.percent)
         default: return nil
         }
     }

@@ -12,7 +12,8 @@ struct ProgressSequencesTests {
     @Test func eachStateAndBothEndings() {
         #expect(reports("\u{1B}]9;4;1;40\u{07}") == [.percent(40)])
         #expect(reports("\u{1B}]9;4;1;75\u{1B}\\") == [.percent(75)])
-        #expect(reports("\u{1B}]9;4;2;60\u{07}\u{1B}]9;4;4;61\u{07}") == [.percent(60), .percent(61)])
+        #expect(reports("\u{1B}]9;4;2;60\u{07}\u{1B}]9;4;4;61\u{07}") == [.failing(60), .percent(61)])
+        #expect(reports("\u{1B}]9;4;2\u{07}") == [.failing(nil)], "an error without a percentage")
         #expect(reports("\u{1B}]9;4;3\u{07}\u{1B}]9;4;0;0\u{07}") == [.unknown, .unknown])
         #expect(reports("\u{1B}]9;4;1;250\u{07}\u{1B}]9;4;1;-5\u{07}") == [.percent(100), .percent(0)])
     }
@@ -21,7 +22,6 @@ struct ProgressSequencesTests {
         #expect(reports("plain text 9;4;1;40\u{07}").isEmpty)
         #expect(reports("\u{1B}]0;a title\u{07}\u{1B}]9;4;1\u{07}\u{1B}]9;4;7;5\u{07}\u{1B}]9;3;1;5\u{07}").isEmpty)
         #expect(reports("\u{1B}]9;4;1;40\u{18}\u{07}").isEmpty, "CAN abandons the sequence")
-        #expect(reports("\u{1B}]9;4;2\u{07}").isEmpty, "an error without a percentage changes nothing")
         let long = "\u{1B}]8;;" + String(repeating: "x", count: 100) + "\u{07}"
         #expect(reports(long + "\u{1B}]9;4;1;5\u{07}") == [.percent(5)], "a long OSC is skipped, the next read")
     }

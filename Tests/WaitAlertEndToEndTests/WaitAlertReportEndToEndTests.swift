@@ -87,11 +87,18 @@
             }
 
             /// A command that writes `OSC 9;4;1;40` (as cargo and systemd do) shows 40 % in the
-            /// alert, and the sequence itself never reaches the terminal.
+            /// alert, then `OSC 9;4;2;60` 60 % and `failing`; the sequences themselves never reach
+            /// the terminal.
             @Test func aCommandsTaskbarProgressIsTheAlertsProgress() async throws {
-                let tool = try Command.launch(
-                    ["--title", "Fetching", "--", "sh", "-c", #"printf '\033]9;4;1;40\007working\n'; sleep 1.5"#])
+                let tool = try Command.launch([
+                    "--title", "Fetching", "--", "sh", "-c",
+                    #"printf '\033]9;4;1;40\007working\n'; sleep 1.5; printf '\033]9;4;2;60\007'; sleep 1.5"#,
+                ])
                 try await tool.waitFor(text: "40%")
+                try await tool.waitFor(text: "failing")
+                #expect(
+                    tool.screen.lines.contains { $0.contains("60%") && $0.hasSuffix("failing") }, "\(tool.screen.lines)"
+                )
                 #expect(try await tool.waitForExit() == .exited(0), "\(tool.report)")
                 #expect(!tool.output.contains(bytes: "\u{1B}]9;4;1;40"), "\(escaped(tool.output))")
                 #expect(tool.screen.transcript.filter { !$0.isEmpty }.last?.hasPrefix("✔ Fetching (") == true)

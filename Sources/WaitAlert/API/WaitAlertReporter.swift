@@ -57,6 +57,11 @@ public struct WaitAlertReporter: Sendable {
         mailbox.indeterminate()
     }
 
+    /// Says the work is failing while it goes on, or no longer (``WaitAlertSnapshot/isFailing``).
+    package func failing(_ failing: Bool) {
+        mailbox.failing(failing)
+    }
+
     /// Prints `line` above the alert. Never coalesced, dropped or reordered.
     ///
     /// A log line goes where the alerts are drawn: with the default presenter, to standard error —

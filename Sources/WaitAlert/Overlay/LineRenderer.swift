@@ -11,6 +11,9 @@
 /// `Downloading: 45% (1.8 MB / 4.0 MB, 1.2 MB/s, ~3m left)`, or for a group counting tasks
 /// `Downloading: 45% (42/100 tasks, 93.1 MB, 14.2 MB/s, ~3m left)`.
 ///
+/// A top-level alert whose work says it is failing while it goes on (``WaitAlertSnapshot/isFailing``)
+/// prints `Building: failing`, and `Building: no longer failing` when that ends.
+///
 /// A child task prints one line per change of state: when it starts (once its grace delay has
 /// passed), and when it ends (`✔ Compiling Core (3.2s)`, `✖ …`, `↷ …`); a child task that ends
 /// within its grace prints only a failure or a skip. When a group ends, the last log lines of its
@@ -56,6 +59,8 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         /// The figures last printed or first seen: a line is due again only once they moved.
         var progressShown: ProgressText.Figures?
         var progress: ProgressText.Figures?
+        /// Whether the work says it is failing, as last printed.
+        var failing = false
     }
 
     /// Makes a renderer writing to `terminal`.
@@ -140,6 +145,13 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
             }
             if snapshot.parent == nil, let progress = printed.progress {
                 printProgress(progress, of: &printed, at: instant)
+            }
+            if snapshot.parent == nil, snapshot.isFailing != printed.failing {
+                printed.failing = snapshot.isFailing
+                let name = printed.text ?? printed.title
+                emitLine(
+                    (name.isEmpty ? "" : name + ": ") + (snapshot.isFailing ? "failing" : "no longer failing"),
+                    at: instant)
             }
         }
     }

@@ -48,6 +48,7 @@ struct ReportedTasks {
         case .progress(let completed, let total, let unit):
             session?.mailbox.progress(completed: completed, total: total, unit: unit)
         case .progressUnknown: session?.mailbox.indeterminate()
+        case .failing(let failing): session?.mailbox.failing(failing)
         case .log(let line):
             if let session {
                 session.mailbox.log(line)

@@ -10,6 +10,7 @@ struct EventStream {
     private struct Said {
         var text: String
         var progress: ReportedProgress?
+        var failing = false
         var ended = false
         var began: Duration
     }
@@ -45,6 +46,10 @@ struct EventStream {
             let kind: WaitAlertEvent.Kind =
                 progress.map { .progress(completed: $0.completed, total: $0.total, unit: $0.unit) } ?? .progressUnknown
             events.append(WaitAlertEvent(kind, alert: alert, time: time))
+        }
+        if snapshot.isFailing != seen.failing, snapshot.outcome == nil {
+            seen.failing = snapshot.isFailing
+            events.append(WaitAlertEvent(.failing(snapshot.isFailing), alert: alert, time: time))
         }
         if let outcome = snapshot.outcome {
             seen.ended = true

@@ -45,14 +45,15 @@ extension TaskRegion {
     }
 
     /// The taskbar's new state, when it changes: the first top-level row's progress (its own, or
-    /// its group's), an error while its group has failed tasks, indeterminate otherwise; cleared
+    /// its group's), an error while its group has failed tasks or its work says it is failing,
+    /// indeterminate otherwise; cleared
     /// when no top-level row runs. A new percentage at most four times a second.
     mutating func taskbarUpdate() -> TaskbarProgress.State? {
         guard style.showsTaskbar else { return nil }
         var desired = TaskbarProgress.State.cleared
         if let id = topLevel.filter({ rows[$0]?.state == .running }).min(), let row = rows[id] {
             let percent = row.progress?.fraction.map(ProgressText.percent(of:))
-            if (groups[id]?.failed ?? 0) > 0 {
+            if (groups[id]?.failed ?? 0) > 0 || row.isFailing {
                 desired = .error(percent ?? 100)
             } else {
                 desired = percent.map(TaskbarProgress.State.percent) ?? .indeterminate
@@ -118,7 +119,8 @@ extension TaskRegion {
     }
 
     /// A row with what the region adds: the header of an alert with child tasks
-    /// ("· 12/40 · 2 failed · 1m03s"), the elapsed time of a child task that has run a second.
+    /// ("· 12/40 · 2 failed · 1m03s"), the elapsed time of a child task that has run a second,
+    /// "· failing" while its work says so.
     private func decorated(_ row: Row, of alert: WaitAlertID, columns: Int) -> OverlayScreen.Line {
         var line = row.line
         guard row.state == .running else { return line }
@@ -132,6 +134,7 @@ extension TaskRegion {
         } else if row.parent != nil, elapsed >= .seconds(1) {
             suffix = " · " + DurationFormat.elapsed(elapsed)
         }
+        if row.isFailing { suffix = " · failing" + suffix }
         if let progress = row.progress {
             // The bar takes what the text leaves: at least a dozen cells of text stay. Its width
             // grows with the window: 8 cells at 80 columns (the time left, the count and the rate

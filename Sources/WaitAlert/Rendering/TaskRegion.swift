@@ -95,6 +95,8 @@ struct TaskRegion {
         var progress: ProgressText.Figures?
         /// Its spinner, while one turns (the slot's line is set when drawn).
         var spinner: SpinnerSlot?
+        /// Whether its work says it is failing while it goes on.
+        var isFailing = false
     }
 
     typealias Waiting = RecordQueue.Entry
@@ -150,7 +152,7 @@ struct TaskRegion {
                     Row(
                         line: line(for: snapshot), parent: snapshot.parent, state: .running,
                         progress: snapshot.phase < .lingering ? ProgressText.figures(of: snapshot) : nil,
-                        spinner: spinnerSlot(of: snapshot, at: instant)))
+                        spinner: spinnerSlot(of: snapshot, at: instant), isFailing: snapshot.isFailing))
             case .gone: removeRow(alert)
             }
         }
@@ -206,6 +208,7 @@ struct TaskRegion {
         if let old, old.state == row.state, old.parent == row.parent {
             rows[alert]?.line = row.line
             rows[alert]?.progress = row.progress
+            rows[alert]?.isFailing = row.isFailing
             return
         }
         rows[alert] = row

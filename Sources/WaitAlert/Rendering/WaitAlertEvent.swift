@@ -33,11 +33,14 @@ public struct WaitAlertEvent: Sendable, Hashable {
         case progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit)
         /// The work no longer knows how far it has gone (`"event":"progress","completed":null`).
         case progressUnknown
+        /// The work says it is failing while it goes on, or no longer (`"event":"failing",
+        /// "failing":true`): a command's `OSC 9;4;2` under `wait-alert`.
+        case failing(Bool)
         /// A log line (`"event":"log","line":…`); without an alert, a line the program printed
         /// around the alerts.
         case log(String)
         /// The alert ended (`"event":"end","outcome":…`, `success`, `failure`, `cancelled`,
-        /// `timedOut`, `dismissed` or `skipped`; `"text"`, its final message, when it has one;
+        /// `timedOut`, `dismissed`, `skipped`, `warning` or `info`; `"text"`, its final message, when it has one;
         /// `"reason"`, a skip's reason; `"elapsed"`, how long the work ran, in seconds).
         case end(outcome: WaitAlertOutcome, text: String?, elapsed: Duration)
     }
@@ -73,6 +76,7 @@ public struct WaitAlertEvent: Sendable, Hashable {
             if let total { line += ",\"total\":\(total)" }
             line += ",\"unit\":" + JSONText.quoted(Self.name(of: unit))
         case .progressUnknown: line += ",\"completed\":null"
+        case .failing(let failing): line += ",\"failing\":\(failing)"
         case .log(let text): line += ",\"line\":" + JSONText.quoted(text)
         case .end(let outcome, let text, let elapsed):
             line += ",\"outcome\":\"\(Self.name(of: outcome))\""
@@ -89,6 +93,7 @@ public struct WaitAlertEvent: Sendable, Hashable {
         case .start: "start"
         case .text: "text"
         case .progress, .progressUnknown: "progress"
+        case .failing: "failing"
         case .log: "log"
         case .end: "end"
         }
@@ -168,6 +173,9 @@ extension WaitAlertEvent {
         case "log":
             guard let value = text("line") else { return nil }
             kind = .log(value)
+        case "failing":
+            guard case .bool(let failing) = fields["failing"] else { return nil }
+            kind = .failing(failing)
         case "end":
             guard var outcome = Self.outcome(named: fields["outcome"]?.string, text: text("text")) else { return nil }
             if case .skipped = outcome { outcome = .skipped(text("reason")) }

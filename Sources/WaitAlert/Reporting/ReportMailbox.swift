@@ -27,6 +27,8 @@ final class ReportMailbox: Sendable {
         @usableFromInline var logsBeforeText = 0
         @usableFromInline var logs: [String] = []
         var outcome: WaitAlertOutcome?
+        /// Whether the work said it is failing (or no longer), the latest word.
+        var failing: Bool?
         /// Whether the progress changed since the last drain.
         @usableFromInline var progressChanged = false
         /// The progress at the drain, when it changed: `nil` for indeterminate.
@@ -169,6 +171,15 @@ final class ReportMailbox: Sendable {
         let (sum, overflow) = a.addingReportingOverflow(b)
         guard overflow else { return sum }
         return b > 0 ? .max : .min
+    }
+
+    /// The work says it is failing while it goes on, or no longer.
+    func failing(_ failing: Bool) {
+        state.withLock { state in
+            guard !state.textsClosed else { return }
+            state.batch.failing = failing
+            if state.isArmed { state.scheduleWake(self) }
+        }
     }
 
     /// The work no longer says how far it has gone.

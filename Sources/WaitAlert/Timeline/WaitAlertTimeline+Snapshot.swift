@@ -22,7 +22,8 @@ extension WaitAlertTimeline {
             workDuration: finishedAt.map { $0 - beganAt },
             parent: nil,
             depth: 0,
-            progress: progressSnapshot(at: now)
+            progress: progressSnapshot(at: now),
+            isFailing: isFailing && outcome == nil
         )
     }
 

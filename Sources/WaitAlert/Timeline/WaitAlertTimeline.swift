@@ -33,6 +33,8 @@ public struct WaitAlertTimeline: Sendable {
         case progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit)
         /// The work no longer knows how far it has gone: the alert spins without a bar.
         case indeterminate
+        /// The work says it is failing while it goes on, or no longer (a command's `OSC 9;4;2`).
+        case failing(Bool)
     }
 
     /// Something the owner of the timeline must carry out.
@@ -67,6 +69,8 @@ public struct WaitAlertTimeline: Sendable {
     private var pendingText: String?
     /// The latest progress reported, if the work says how far it has gone.
     private(set) var progress: ReportedProgress?
+    /// Whether the work says it is failing while it goes on.
+    private(set) var isFailing = false
     /// The rate and time left of ``progress``.
     private(set) var estimator = WaitAlertRateEstimator()
 
@@ -117,6 +121,9 @@ extension WaitAlertTimeline {
             guard finishedAt == nil else { return }
             progress = nil
             estimator = WaitAlertRateEstimator()
+        case .failing(let failing):
+            guard finishedAt == nil else { return }
+            isFailing = failing
         }
     }
 
