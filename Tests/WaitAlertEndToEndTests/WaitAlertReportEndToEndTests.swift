@@ -25,7 +25,7 @@
                     sleep 0.5
                     for i in 1 2 3 4; do "$0" report --progress $i/4 --unit files; sleep 0.2; done
                     "$0" report --log 'uploaded 4 files'
-                    "$0" report --task Restarting -- sleep 0.5
+                    "$0" report --task Restarting -- sleep 1.2  # well past the grace delay, so it leaves a record
                     "$0" report --task Migrating -- sh -c 'exit 3'
                     echo "migrating: $?"
                     """
