@@ -21,11 +21,12 @@ import WaitAlert
 ///     swift run wait-alert-demo prompt --crash       a crash while a question shows
 ///     swift run wait-alert-demo prompt --timeout     a question that times out after a second
 ///                                                    (its default answers), then `readLine()`
+///     swift run wait-alert-demo prompt --secret      a secret: what is typed never shows
 enum PromptDemo {
-    static let usage = "wait-alert-demo prompt [--list | --output | --type-ahead | --crash | --timeout]"
+    static let usage = "wait-alert-demo prompt [--list | --output | --type-ahead | --crash | --timeout | --secret]"
 
     enum Mode {
-        case questions, list, output, typeAhead, crash, timeout
+        case questions, list, output, typeAhead, crash, timeout, secret
     }
 
     @MainActor static func runAndExit(_ arguments: [String]) async -> Never {
@@ -40,6 +41,7 @@ enum PromptDemo {
         case ["--type-ahead"]: .typeAhead
         case ["--crash"]: .crash
         case ["--timeout"]: .timeout
+        case ["--secret"]: .secret
         default: nil
         }
     }
@@ -66,6 +68,9 @@ enum PromptDemo {
                     "Name of the new project:", default: "demo", timeout: .seconds(1), onTimeout: .useDefault)
                 print("name: \(name)")
                 print("next line: \(readLine() ?? "(end of input)")")
+            case .secret:
+                let token = try await askText("Access token:", secret: true)
+                print("token: \(token.count) characters")
             }
         } catch let error as WaitAlertPromptError {
             WaitAlertPresenter.current.print("wait-alert-demo: \(error)", to: .standardError)

@@ -30,10 +30,12 @@ extension WaitAlertPresenter {
         defer { playing.leave() }
         var tasks = ReportedTasks(target: nil)
         tasks.cancelSource = { playing.cancel() }
-        for event in recording.events {
+        for (index, event) in recording.events.enumerated() {
             let due = start + Self.playingTime(of: event.time ?? .zero, speed: speed)
             if due > clock.now() {
                 do { try await clock.sleep(due) } catch { break }
+            } else if index % 256 == 255 {
+                await Task.yield()  // events played at once still let the display and input run
             }
             if Task.isCancelled { break }
             tasks.apply(event, on: self)

@@ -18,7 +18,8 @@
 /// }
 /// ```
 ///
-/// The total is the one given, or unknown. Iterating starts the progress again at zero. It
+/// The total is the one given, or unknown; the unit the one given, else bytes or a plain count.
+/// Iterating starts the progress again at zero. It
 /// iterates on the caller's isolation (`next(isolation:)`), throws what the base sequence
 /// throws, and costs one ``WaitAlertReporter/advance(by:totalBy:)`` per element or chunk, and per
 /// 64 bytes of a sequence of bytes (the last ones when it ends).
@@ -138,7 +139,7 @@ extension AsyncSequence {
         to alert: WaitAlertReporter, total: Int? = nil, unit: WaitAlertProgressUnit? = nil
     ) -> WaitAlertProgressAsyncSequence<Self> {
         WaitAlertProgressAsyncSequence(
-            base: self, mailbox: alert.mailbox, total: total, unit: unit, keeps: nil, counting: .elements)
+            base: self, mailbox: alert.mailbox, total: total, unit: unit ?? .count, keeps: nil, counting: .elements)
     }
 
     /// This sequence, reporting as it is iterated how many of its elements are done to the alert
@@ -148,7 +149,7 @@ extension AsyncSequence {
         to handle: WaitAlertHandle, total: Int? = nil, unit: WaitAlertProgressUnit? = nil
     ) -> WaitAlertProgressAsyncSequence<Self> {
         WaitAlertProgressAsyncSequence(
-            base: self, mailbox: handle.owner.mailbox, total: total, unit: unit, keeps: handle.owner,
+            base: self, mailbox: handle.owner.mailbox, total: total, unit: unit ?? .count, keeps: handle.owner,
             counting: .elements)
     }
 }

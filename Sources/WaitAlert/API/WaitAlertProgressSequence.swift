@@ -14,7 +14,8 @@
 /// Progress counts the elements whose work is done: an element counts once the loop asks for the
 /// next one (or ends), so the bar shows `3/10` while the fourth is being worked on. The total is
 /// the collection's `count`; for a sequence that is not a collection, the `total` given, or
-/// unknown. Iterating starts the progress again at zero. Each element costs one
+/// unknown. The unit is the one given, else a plain count. Iterating starts the progress again at
+/// zero. Each element costs one
 /// ``WaitAlertReporter/advance(by:totalBy:)``, from any thread or isolation.
 public struct WaitAlertProgressSequence<Base: Sequence>: Sequence {
     @usableFromInline let base: Base
@@ -79,7 +80,7 @@ extension Sequence {
     public func reportingProgress(
         to alert: WaitAlertReporter, total: Int? = nil, unit: WaitAlertProgressUnit? = nil
     ) -> WaitAlertProgressSequence<Self> {
-        WaitAlertProgressSequence(base: self, mailbox: alert.mailbox, total: total, unit: unit)
+        WaitAlertProgressSequence(base: self, mailbox: alert.mailbox, total: total, unit: unit ?? .count)
     }
 
     /// This sequence, reporting as it is iterated how many of its elements are done to the alert
@@ -89,7 +90,7 @@ extension Sequence {
         to handle: WaitAlertHandle, total: Int? = nil, unit: WaitAlertProgressUnit? = nil
     ) -> WaitAlertProgressSequence<Self> {
         WaitAlertProgressSequence(
-            base: self, mailbox: handle.owner.mailbox, total: total, unit: unit, keeps: handle.owner)
+            base: self, mailbox: handle.owner.mailbox, total: total, unit: unit ?? .count, keeps: handle.owner)
     }
 }
 
@@ -100,7 +101,7 @@ extension Collection {
     public func reportingProgress(
         to alert: WaitAlertReporter, unit: WaitAlertProgressUnit? = nil
     ) -> WaitAlertProgressSequence<Self> {
-        WaitAlertProgressSequence(base: self, mailbox: alert.mailbox, total: count, unit: unit)
+        WaitAlertProgressSequence(base: self, mailbox: alert.mailbox, total: count, unit: unit ?? .count)
     }
 
     /// This collection, reporting as it is iterated how many of its `count` elements are done to
@@ -110,6 +111,6 @@ extension Collection {
         to handle: WaitAlertHandle, unit: WaitAlertProgressUnit? = nil
     ) -> WaitAlertProgressSequence<Self> {
         WaitAlertProgressSequence(
-            base: self, mailbox: handle.owner.mailbox, total: count, unit: unit, keeps: handle.owner)
+            base: self, mailbox: handle.owner.mailbox, total: count, unit: unit ?? .count, keeps: handle.owner)
     }
 }

@@ -22,20 +22,38 @@ import Synchronization
 package enum StandardInputPrompt {
     static func present(_ prompt: WaitAlertPrompt, record: @escaping @MainActor (String) -> Void) {
         let onTerminal = isatty(STDIN_FILENO) == 1
+        if onTerminal, case .text(let model) = prompt, model.isSecret { hideTyping(for: prompt) }
         if onTerminal { askOnTerminal(prompt) }
         take(for: prompt, onTerminal: onTerminal, record: record)
+    }
+
+    /// Turns the terminal's echo off while a secret is typed, and back on when the prompt ends —
+    /// or the program does: the terminal guard puts the modes back on Ctrl-C, a signal or a
+    /// crash. Ctrl-C cancels the prompt, as at a drawn one.
+    private static func hideTyping(for prompt: WaitAlertPrompt) {
+        guard !TerminalGuard.isActive else { return }
+        TerminalGuard.activate(
+            output: STDIN_FILENO, handlesSignals: true,
+            handlers: TerminalGuard.Handlers(
+                interrupt: { Task { @MainActor in prompt.cancel() } }, resize: {}, resume: {}))
+        TerminalGuard.blockInput(true)
+        prompt.onEnd { _ in
+            TerminalGuard.deactivate()
+            tellTerminal("\n")  // the Enter that ended the line was not echoed
+        }
     }
 
     /// Answers `prompt` with the next line. Someone typing at a terminal who gives a line that is
     /// not an answer is told why and asked again; a script's wrong line fails the prompt.
     private static func take(
-        for prompt: WaitAlertPrompt, onTerminal: Bool, record: @escaping @MainActor (String) -> Void
+        for prompt: WaitAlertPrompt, onTerminal: Bool, record: @escaping @MainActor (String) -> Void,
+        first: Bool = false
     ) {
-        nextLine(for: prompt) { line in
+        nextLine(for: prompt, first: first) { line in
             if let reason = answer(prompt, with: line, retrying: onTerminal) {
                 tellTerminal("  " + TextSanitizer.line(reason) + "\n")
                 askOnTerminal(prompt)
-                return take(for: prompt, onTerminal: onTerminal, record: record)
+                return take(for: prompt, onTerminal: onTerminal, record: record, first: true)
             }
             if case .text(let answer)? = prompt.ending, case .text(let model) = prompt {
                 record(prompt.recordLine(answer: model.isSecret ? "********" : answer))
@@ -56,8 +74,12 @@ package enum StandardInputPrompt {
     /// `readLine()` gets the next one.
     private nonisolated static let wanted = Atomic<Bool>(false)
 
-    private static func nextLine(for prompt: WaitAlertPrompt, _ take: @escaping @MainActor (String?) -> Void) {
-        waiting.append((prompt, take))
+    /// Gives `prompt` the next line, after the prompts already waiting — or before them when
+    /// `first` (a question asked again keeps its place).
+    private static func nextLine(
+        for prompt: WaitAlertPrompt, first: Bool = false, _ take: @escaping @MainActor (String?) -> Void
+    ) {
+        if first { waiting.insert((prompt, take), at: 0) } else { waiting.append((prompt, take)) }
         prompt.onEnd { _ in serve() }
         serve()
     }

@@ -40,7 +40,9 @@ struct ReportedTasks {
                 guard !parent.isGone, parent.timeline.outcome == nil else { return }
                 open[task] = presenter.begin(title, parent: parent)
             } else {
-                let alert = presenter.begin(title)
+                // A recording says when its alerts end (a timeout too): the presenter's timeout
+                // does not apply, so it never cancels the playing.
+                let alert = presenter.begin(title, timing: (try? presenter.timing.withTimeout(nil)) ?? presenter.timing)
                 if let cancelSource { alert.attach(cancel: cancelSource) }
                 open[task] = alert
             }

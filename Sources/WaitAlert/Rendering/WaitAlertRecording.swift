@@ -16,6 +16,8 @@ public struct WaitAlertRecording: Sendable {
         var skipped: [Int] = []
         var time = Duration.zero
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            // A byte-order mark some editors put first is no part of the line.
+            let line = index == 0 && line.first == "\u{FEFF}" ? line.dropFirst() : line
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             guard var event = WaitAlertEvent.received(String(line)) else {
                 skipped.append(index + 1)

@@ -101,7 +101,8 @@ struct GroupProgressTally: Sendable {
         guard let units = part.units else { return }
         let done = Int128(units.completed)
         let whole = Int128(units.total ?? units.completed)
-        // A success did all its work; any other ending leaves its remaining work undone.
+        // A success (with a warning or information too) did all its work; any other ending leaves
+        // its remaining work undone.
         let (completed, total) = part.isRunning ? (done, whole) : part.succeeded ? (whole, whole) : (done, done)
         var sum = sums.units[units.unit] ?? UnitSum()
         sum.parts += sign
@@ -233,7 +234,10 @@ extension GroupProgressTally.Part {
     /// that shows one, else its own.
     init(of snapshot: WaitAlertSnapshot, claimsPlannedStep: Bool) {
         isRunning = snapshot.outcome == nil
-        if case .success = snapshot.outcome { succeeded = true }
+        switch snapshot.outcome {
+        case .success, .warning, .info: succeeded = true  // the work was done, with a word to say
+        default: break
+        }
         self.claimsPlannedStep = claimsPlannedStep
         if let group = snapshot.groupProgress {
             units = group.units.map { units in

@@ -46,9 +46,10 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     /// How far the work has gone, when it says so (``WaitAlertReporter/progress(completed:total:unit:)``);
     /// `nil` while it spins without knowing.
     public var progress: WaitAlertProgress?
-    /// Whether the work says it is failing while it goes on — a command run by `wait-alert` that
-    /// sets its terminal progress to the error state (`OSC 9;4;2`): the row says `failing` and the
-    /// terminal's taskbar shows an error. Never set once the alert has an outcome.
+    /// Whether the work says it is failing while it goes on — a command run by `wait-alert` on a
+    /// terminal that sets its terminal progress to the error state (`OSC 9;4;2`), or a child
+    /// process's `failing` event: the row says `failing` and the terminal's taskbar shows an error.
+    /// Never set once the alert has an outcome.
     public var isFailing: Bool
     /// How far the alert and its child tasks have gone together, when it has child tasks (or
     /// planned steps) and something in it reports progress; `nil` otherwise. A renderer shows this

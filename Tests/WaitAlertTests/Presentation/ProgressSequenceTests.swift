@@ -98,7 +98,7 @@ struct ProgressSequenceTests {
         #expect(afterBytes == .init(completed: 1000, total: 1000, unit: .bytes))
         #expect(afterChunks == .init(completed: 600, total: nil, unit: .bytes))
         #expect(read == ["a", "b"])
-        #expect(afterNames == .init(completed: 2, total: 3, unit: .bytes), "b was done when the next was asked for")
+        #expect(afterNames == .init(completed: 2, total: 3, unit: .count), "b was done when the next was asked for")
     }
 
     /// A fire-and-forget handle reports progress, and a sequence reporting to it keeps its alert

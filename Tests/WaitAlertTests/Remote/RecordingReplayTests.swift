@@ -112,6 +112,24 @@ struct RecordingReplayTests {
         #expect(snapshots.last?.outcome == .cancelled)
     }
 
+    /// A byte-order mark before the first line is no part of it; the presenter's timeout does
+    /// not apply to a recording's alerts (the recording says when they end), so it never stops
+    /// the playing.
+    @Test func aMarkedFileAndAPresentersTimeout() async throws {
+        let recording = WaitAlertRecording(
+            "\u{FEFF}" + #"{"v":1,"event":"start","id":1,"time":0,"title":"Long"}"# + "\n"
+                + #"{"v":1,"event":"start","id":2,"time":1,"title":"Other"}"# + "\n"
+                + #"{"v":1,"event":"end","id":1,"time":20,"outcome":"success","text":"Long done"}"# + "\n"
+                + #"{"v":1,"event":"end","id":2,"time":21,"outcome":"success","text":"Other done"}"#)
+        #expect(recording.skippedLines.isEmpty && recording.eventCount == 4)
+        let bed = WaitAlertTestBed(timing: try .terminal.withTimeout(.seconds(5)))
+        await bed.play(recording)
+        #expect(bed.now >= .seconds(21))
+        let outcomes = bed.recorder.snapshots.compactMap(\.outcome)
+        #expect(outcomes.contains(.success("Long done")) && outcomes.contains(.success("Other done")), "\(outcomes)")
+        #expect(!outcomes.contains(.timedOut) && !outcomes.contains(.cancelled), "\(outcomes)")
+    }
+
     /// Cancelling the task that plays a recording ends the playing and the alerts it opened.
     @Test func cancellingThePlayingEndsItsAlerts() async throws {
         let recording = WaitAlertRecording(

@@ -177,3 +177,17 @@ struct GroupProgressTallyTests {
         #expect(tally.progress(at: .seconds(5), ended: true)?.remaining == .unknown, "not once ended")
     }
 }
+
+extension GroupProgressTallyTests {
+    /// A child that ended with a warning or information did its work, as a success did; a failure
+    /// or a cancellation left the rest undone.
+    @Test(arguments: [
+        (WaitAlertOutcome.success(nil), true), (.warning("3 warnings"), true), (.info("nothing to do"), true),
+        (.failure("broken"), false), (.cancelled, false), (.skipped(nil), false),
+    ])
+    func anEndingSaysWhetherTheWorkWasDone(_ outcome: WaitAlertOutcome, done: Bool) {
+        let snapshot = WaitAlertSnapshot(
+            phase: .lingering, text: "Upload", outcome: outcome, progress: WaitAlertProgress(completed: 50, total: 100))
+        #expect(Part(of: snapshot, claimsPlannedStep: false).succeeded == done)
+    }
+}
