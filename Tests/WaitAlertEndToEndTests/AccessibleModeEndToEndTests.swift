@@ -85,6 +85,20 @@
                 #expect(demo.modesAtExit == demo.modesBefore)
             }
 
+            /// Ctrl-C cancels the work as it does under the interactive overlay: the alert ends
+            /// as a cancelled line (below the echoed `^C`), the demo exits with 130, and the
+            /// terminal is as it was.
+            @Test func ctrlCCancelsTheWork() async throws {
+                let demo = try DemoProcess([], environment: ["ACCESSIBLE": "1"])
+                try await demo.waitFor(text: "Doing Something")
+                try demo.type("\u{3}")
+                #expect(try await demo.waitForExit() == .exited(130), "\(demo.report)")
+                let lines = Self.lines(demo.output)
+                #expect(lines.last?.hasPrefix("⚠ Doing Something: cancelled after ") == true, "\(lines)")
+                #expect(Self.motion(in: demo.output).isEmpty, "\(Self.motion(in: demo.output))")
+                #expect(demo.modesAtExit == demo.modesBefore)
+            }
+
             /// The tasks demo with `NO_COLOR`: not one escape byte; each target a line when it
             /// starts and one when it ends; the outcome last.
             @Test func theTasksDemoWritesStartAndEndLines() async throws {

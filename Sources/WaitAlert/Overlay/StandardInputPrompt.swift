@@ -31,14 +31,18 @@ package enum StandardInputPrompt {
     /// or the program does: the terminal guard puts the modes back on Ctrl-C, a signal or a
     /// crash. Ctrl-C cancels the prompt, as at a drawn one.
     private static func hideTyping(for prompt: WaitAlertPrompt) {
-        guard !TerminalGuard.isActive else { return }
-        TerminalGuard.activate(
-            output: STDIN_FILENO, handlesSignals: true,
-            handlers: TerminalGuard.Handlers(
-                interrupt: { Task { @MainActor in prompt.cancel() } }, resize: {}, resume: {}))
+        // The guard may be on already, for the work around the question (the accessible mode):
+        // then only the echo is this prompt's.
+        let ownsGuard = !TerminalGuard.isActive
+        if ownsGuard {
+            TerminalGuard.activate(
+                output: STDIN_FILENO, handlesSignals: true,
+                handlers: TerminalGuard.Handlers(
+                    interrupt: { Task { @MainActor in prompt.cancel() } }, resize: {}, resume: {}))
+        }
         TerminalGuard.blockInput(true)
         prompt.onEnd { _ in
-            TerminalGuard.deactivate()
+            if ownsGuard { TerminalGuard.deactivate() } else { TerminalGuard.blockInput(false) }
             tellTerminal("\n")  // the Enter that ended the line was not echoed
         }
     }

@@ -134,6 +134,8 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// chosen once.
     private let output: any WaitAlertFrameRenderer
     private let interactive: InteractiveOverlay?
+    /// Ctrl-C and job control in the accessible mode on standard error.
+    private var lineSignals: LineModeSignals?
     /// Whether it draws on the process's standard error, so it may read standard input.
     private let isStandardError: Bool
     /// Whether it writes the event stream to the socket of the program that started this one
@@ -203,6 +205,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             output = overlay
         } else if mode == .accessible {
             self.interactive = nil
+            if isStandardError, integration.handlesSignals { lineSignals = LineModeSignals() }
             output = LineRenderer(
                 terminal: terminal, minimumInterval: .seconds(3), heartbeatInterval: .seconds(30),
                 progressInterval: LineRenderer.quartersOnly, failureLogLines: failureLogLines,
@@ -222,11 +225,13 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     }
 
     package func didAttach(to context: WaitAlertRendererContext) {
+        lineSignals?.didAttach(to: context)
         output.didAttach(to: context)
     }
 
     public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         output.render(snapshot, of: alert, at: instant)
+        lineSignals?.follow(snapshot, of: alert)
     }
 
     public func log(_ line: String, from alert: WaitAlertID) {
