@@ -85,6 +85,20 @@
                 #expect(demo.modesAtExit == demo.modesBefore)
             }
 
+            /// A secret asked as a line is typed with the terminal's echo off: it never reaches
+            /// the screen, the answer is recorded masked, and the echo is back afterwards.
+            @Test func aSecretIsNeverEchoed() async throws {
+                let demo = try DemoProcess(["prompt", "--secret"], environment: ["ACCESSIBLE": "1"])
+                try await demo.waitFor(text: "? Access token:")
+                try demo.type("hunter2\r")
+                #expect(try await demo.waitForExit() == .exited(0), "\(demo.report)")
+                let text = String(decoding: demo.output, as: UTF8.self)
+                #expect(!text.contains("hunter2"), "\(Self.lines(demo.output))")
+                #expect(Self.lines(demo.output).contains("? Access token: ********"), "\(Self.lines(demo.output))")
+                #expect(Self.lines(demo.output).contains("token: 7 characters"), "\(Self.lines(demo.output))")
+                #expect(demo.modesAtExit == demo.modesBefore)
+            }
+
             /// Ctrl-C cancels the work as it does under the interactive overlay: the alert ends
             /// as a cancelled line (below the echoed `^C`), the demo exits with 130, and the
             /// terminal is as it was.

@@ -209,7 +209,7 @@ extension WaitAlertEvent {
         case "timedOut": .timedOut
         case "dismissed": .dismissed
         case "skipped": .skipped(nil)
-        case "warning": .warning(text ?? "warning")
+        case "warning": .warning(text ?? "")
         case "info": .info(text ?? "")
         default: nil
         }

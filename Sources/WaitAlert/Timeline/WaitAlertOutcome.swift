@@ -20,10 +20,11 @@ public enum WaitAlertOutcome: Sendable, Hashable {
     /// ("Testing: skipped (no test target)").
     case skipped(String?)
     /// The work completed, with something to look at; the text is the final message, shown as
-    /// given: `⚠ Migrated with 3 warnings (4.5s)` (``WaitAlertReporter/warn(_:)``).
+    /// given (an empty one: the alert's title): `⚠ Migrated with 3 warnings (4.5s)`
+    /// (``WaitAlertReporter/warn(_:)``).
     case warning(String)
-    /// The work had nothing to say but this; the text is the final message, shown as given:
-    /// `ℹ Nothing to do` (``WaitAlertReporter/inform(_:)``).
+    /// The work had nothing to say but this; the text is the final message, shown as given (an
+    /// empty one: the alert's title): `ℹ Nothing to do` (``WaitAlertReporter/inform(_:)``).
     case info(String)
 
     /// The final message of an alert titled `title` whose work ran for `workDuration`, or `nil` for
@@ -38,7 +39,8 @@ public enum WaitAlertOutcome: Sendable, Hashable {
         let after = DurationFormat.seconds(workDuration)
         switch self {
         case .success(let text): return text ?? name
-        case .failure(let text), .warning(let text), .info(let text): return text
+        case .failure(let text): return text
+        case .warning(let text), .info(let text): return text.isEmpty ? name : text
         case .cancelled: return name.isEmpty ? "Cancelled after \(after)" : "\(name): cancelled after \(after)"
         case .timedOut: return name.isEmpty ? "Timed out after \(after)" : "\(name): timed out after \(after)"
         case .dismissed: return nil

@@ -111,6 +111,14 @@ struct EndingsTests {
         #expect(lines.last?.hasPrefix("✔ Built (") == true, "\(lines)")
     }
 
+    /// An empty warning or information — an `info` event without a text — says the alert's name
+    /// rather than nothing.
+    @Test func anEmptyWordFallsBackToTheName() {
+        #expect(WaitAlertOutcome.info("").finalText(title: "Syncing…", workDuration: .seconds(1)) == "Syncing")
+        #expect(WaitAlertOutcome.warning("").finalText(title: "Syncing…", workDuration: .seconds(1)) == "Syncing")
+        #expect(WaitAlertOutcome.info("Up to date").finalText(title: "Syncing…", workDuration: .zero) == "Up to date")
+    }
+
     /// The event stream's outcomes read back, as a recording or a child process sends them.
     @Test func warningAndInformationReadBack() throws {
         let warning = try #require(
