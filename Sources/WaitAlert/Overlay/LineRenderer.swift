@@ -231,7 +231,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
                     bytes += ((colors ? TaskRegion.style(for: final.tone).apply(to: part) : part) + "\n").utf8
                 }
                 lastLine = latest
-                terminal.write(bytes)
+                out(bytes)
                 return
             }
         }
@@ -245,14 +245,24 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// Writes a progress or final text as exactly one line.
     private func emitLine(_ text: String, at instant: Duration) {
         lastLine = instant
-        terminal.write(Array((TextSanitizer.line(text) + "\n").utf8))
+        out(Array((TextSanitizer.line(text) + "\n").utf8))
     }
 
     /// Writes lines, each split at its line breaks: every part is kept.
     private func write(_ lines: [String], at instant: Duration) {
         guard !lines.isEmpty else { return }
         lastLine = instant
-        terminal.write(Self.bytes(of: lines))
+        out(Self.bytes(of: lines))
+    }
+
+    /// Writes whole lines. While a question asked on this terminal waits for its line, they go
+    /// below it, and it is asked again after them.
+    private func out(_ bytes: [UInt8]) {
+        guard let question = StandardInputPrompt.questionOnLine, terminal.isInteractive else {
+            _ = terminal.write(bytes)
+            return
+        }
+        _ = terminal.write(Array("\n".utf8) + bytes + Array(question.utf8))
     }
 
     /// Lines, each split at its line breaks and sanitized: every part is kept.

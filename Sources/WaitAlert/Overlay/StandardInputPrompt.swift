@@ -23,6 +23,7 @@ package enum StandardInputPrompt {
     static func present(_ prompt: WaitAlertPrompt, record: @escaping @MainActor (String) -> Void) {
         let onTerminal = isatty(STDIN_FILENO) == 1
         if onTerminal, case .text(let model) = prompt, model.isSecret { hideTyping(for: prompt) }
+        prompt.onEnd { _ in questionOnLine = nil }
         if onTerminal { askOnTerminal(prompt) }
         take(for: prompt, onTerminal: onTerminal, record: record)
     }
@@ -54,6 +55,7 @@ package enum StandardInputPrompt {
         first: Bool = false
     ) {
         nextLine(for: prompt, first: first) { line in
+            questionOnLine = nil
             if let reason = answer(prompt, with: line, retrying: onTerminal) {
                 tellTerminal("  " + TextSanitizer.line(reason) + "\n")
                 askOnTerminal(prompt)
@@ -160,7 +162,13 @@ package enum StandardInputPrompt {
                     .joined(separator: " ")
         }
         tellTerminal(question + " ")
+        questionOnLine = question + " "
     }
+
+    /// The question shown on the terminal and waiting for its line, while nothing was typed and
+    /// entered: lines written meanwhile (``LineRenderer``) go below it and ask it again after
+    /// them, so it stays the last thing on the screen.
+    static var questionOnLine: String?
 
     /// Writes `text` on the terminal, where someone types the answers.
     private static func tellTerminal(_ text: String) {

@@ -86,3 +86,28 @@ struct AccessibleModeTests {
         #expect(written.contains("\u{1B}[31m✖ Waiting for the server: host unreachable\u{1B}[0m"))
     }
 }
+
+extension AccessibleModeTests {
+    /// Lines written while a question asked on the terminal waits for its line go below it, and
+    /// the question is asked again after them; once it is answered, lines are plain again. (Synchronous
+    /// from start to end: the question is the process's, and no other test may see it.)
+    @Test func linesWhileAQuestionWaitsGoBelowIt() {
+        let terminal = InMemoryTerminal(columns: 60, rows: 10)
+        let renderer = LineRenderer(
+            terminal: terminal, minimumInterval: .seconds(3), heartbeatInterval: .seconds(30),
+            progressInterval: LineRenderer.quartersOnly, failureLogLines: 5, colors: false)
+        let alert = WaitAlertID()
+        _ = terminal.write(Array("? Overwrite 3 files? (y/N) ".utf8))
+        StandardInputPrompt.questionOnLine = "? Overwrite 3 files? (y/N) "
+        renderer.log("copied a.txt", from: alert)
+        renderer.log("copied b.txt", from: alert)
+        StandardInputPrompt.questionOnLine = nil
+        _ = terminal.write(Array("y\n".utf8))  // the answer, as the terminal echoes it
+        renderer.log("done", from: alert)
+        #expect(
+            terminal.lines == [
+                "? Overwrite 3 files? (y/N)", "copied a.txt", "? Overwrite 3 files? (y/N)", "copied b.txt",
+                "? Overwrite 3 files? (y/N) y", "done",
+            ], "\(terminal.lines)")
+    }
+}
