@@ -221,21 +221,19 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         {
             lines.append(Self.progressLine(printed, progress))
         }
-        if let final {
-            if snapshot.parent == nil
+        var bytes = Self.bytes(of: lines)
+        if let final,
+            snapshot.parent == nil
                 || GroupRecap.leavesRecord(
                     final, outcome: snapshot.outcome, wasShown: printed.text != nil, retention: snapshot.retention)
-            {
-                var bytes = Self.bytes(of: lines)
-                for part in TextSanitizer.logLines(indent(snapshot.depth) + final.plain) {
-                    bytes += ((colors ? TaskRegion.style(for: final.tone).apply(to: part) : part) + "\n").utf8
-                }
-                lastLine = latest
-                out(bytes)
-                return
+        {
+            for part in TextSanitizer.logLines(indent(snapshot.depth) + final.plain) {
+                bytes += ((colors ? TaskRegion.style(for: final.tone).apply(to: part) : part) + "\n").utf8
             }
         }
-        write(lines, at: latest)
+        guard !bytes.isEmpty else { return }
+        lastLine = latest
+        out(bytes)
     }
 
     private func indent(_ depth: Int) -> String {
