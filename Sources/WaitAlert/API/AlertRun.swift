@@ -12,7 +12,6 @@ func runAlert<Value: Sendable, Reporter: Sendable>(
     mailbox: ReportMailbox,
     reporter: Reporter,
     cancellation: WorkCancellation,
-    inCallersTask: Bool = false,
     isolation: isolated (any Actor)?,
     operation: sending @escaping @isolated(any) (Reporter) async throws -> Value
 ) async throws -> Value {
@@ -23,71 +22,74 @@ func runAlert<Value: Sendable, Reporter: Sendable>(
     // `operation` was sent here and goes, once, to the work's task created below; the cancellation
     // handler's closure only carries it there.
     nonisolated(unsafe) let operation = operation
-    if inCallersTask {
-        // The caller's task exists only for this work (a child task of a group `tasks(for:)`
-        // made): the work runs in it, and cancelling the work cancels it, with no task of its own.
-        cancellation.enter()
-        do { finished.store(.success(try await operation(reporter))) } catch { finished.store(.failure(error)) }
-        cancellation.leave()
-    } else {
-        // The work's task enters `cancellation` before the operation runs, and the caller's
-        // cancellation is forwarded to it from before the task exists: work that never suspends
-        // — still running inline in `Task.immediate` — is cancelled all the same.
-        await withTaskCancellationHandler {
-            let work: Task<Void, Never>
-            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                // Starts on the caller's actor at once; work that never suspends is done when this returns.
-                work = Task.immediate(executorPreference: executor) { [isolation] in
-                    _ = isolation  // captured so the closure, and the work, run on the caller's actor
-                    cancellation.enter()
-                    defer { cancellation.leave() }
-                    do { finished.store(.success(try await operation(reporter))) } catch {
-                        finished.store(.failure(error))
-                    }
-                }
-            } else {
-                work = Task(executorPreference: executor) { [isolation] in
-                    _ = isolation  // captured so the closure, and the work, run on the caller's actor
-                    cancellation.enter()
-                    defer { cancellation.leave() }
-                    do { finished.store(.success(try await operation(reporter))) } catch {
-                        finished.store(.failure(error))
-                    }
+    await withTaskCancellationHandler {
+        let work: Task<Void, Never>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            // Starts on the caller's actor at once; work that never suspends is done when this returns.
+            work = Task.immediate(executorPreference: executor) { [isolation] in
+                _ = isolation  // captured so the closure, and the work, run on the caller's actor
+                cancellation.enter()
+                defer { cancellation.leave() }
+                do { finished.store(.success(try await operation(reporter))) } catch {
+                    finished.store(.failure(error))
                 }
             }
-            if !finished.hasEnded { await work.value }
-        } onCancel: {
-            cancellation.cancel()
+        } else {
+            work = Task(executorPreference: executor) { [isolation] in
+                _ = isolation  // captured so the closure, and the work, run on the caller's actor
+                cancellation.enter()
+                defer { cancellation.leave() }
+                do { finished.store(.success(try await operation(reporter))) } catch {
+                    finished.store(.failure(error))
+                }
+            }
         }
+        if !finished.hasEnded { await work.value }
+    } onCancel: {
+        cancellation.cancel()
     }
     let ended = finished.ended
     let result = ended?.result ?? .failure(CancellationError())
-    let endedAt = ended?.endedAt
-    var outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)
-    if case .success = result, let ending = mailbox.ending { outcome = ending }
+    let outcome = WaitAlertOutcome(result, title: title, success: success, failure: failure)
+    try await finishAlert(
+        session, of: presenter, mailbox: mailbox, outcome: outcome, error: result.failure, at: ended?.endedAt)
+    return try result.get()
+}
+
+/// Ends an alert whose work has ended with `outcome` (`error` when it threw), at `endedAt` when
+/// known: the shared, non-generic tail of `runAlert` and of the rows of `tasks(for:)`. Throws
+/// ``WaitAlertTimeoutError`` when the timing's timeout ended the alert first.
+///
+/// On the main actor, where the alert ends: work on the main actor reaches it with no hop (a
+/// nonisolated async function would hop to the global executor and back, which costs a fast
+/// task most of its time), and its frame stays small for the rows of a group.
+@MainActor
+func finishAlert(
+    _ session: AlertSession, of presenter: WaitAlertPresenter, mailbox: ReportMailbox, outcome: WaitAlertOutcome,
+    error: (any Error)?, at endedAt: Duration?
+) async throws {
+    var outcome = outcome
+    if error == nil, let ending = mailbox.ending { outcome = ending }
     if case .failure = outcome {
         for line in mailbox.failureReport.withLock({ $0 }) { mailbox.log(line) }
     }
     // What child processes reported under the alert is shown before it ends.
     if ChildProcessReports.isServing.load(ordering: .relaxed) { await ChildProcessReports.settle(session) }
-    let (timedOut, shown) = await end(session, of: presenter, with: outcome, at: endedAt)
+    let timedOut = presenter.end(session, with: outcome, at: endedAt)
+    let shown = !presenter.renderers.isEmpty
     let signal = ProcessGroupGuard.cancellingSignal.load(ordering: .sequentiallyConsistent)
     if timedOut {
         if shown { ShownErrors.record(WaitAlertTimeoutError(), signal: 0) }
         throw WaitAlertTimeoutError()
     }
-    if shown, case .failure(let error) = result { ShownErrors.record(error, signal: signal) }
-    return try result.get()
+    if shown, let error { ShownErrors.record(error, signal: signal) }
 }
 
-/// Ends `session` on the main actor: whether the alert had timed out, and whether a renderer
-/// showed it. A `@MainActor` function rather than `MainActor.run`, which is nonisolated and so
-/// costs a hop to the global executor and back even from the main actor.
-@MainActor
-private func end(
-    _ session: AlertSession, of presenter: WaitAlertPresenter, with outcome: WaitAlertOutcome, at endedAt: Duration?
-) -> (timedOut: Bool, shown: Bool) {
-    (presenter.end(session, with: outcome, at: endedAt), !presenter.renderers.isEmpty)
+extension Result {
+    /// The error, if this is a failure.
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
 }
 
 /// The result of the work and when it ended, left where `withWaitAlert` can read it without

@@ -56,7 +56,6 @@ extension WaitAlertReporter {
         failure: ((any Error) -> String)?,
         retention: WaitAlertRowRetention,
         cancellation: WorkCancellation,
-        inCallersTask: Bool = false,
         isolation: isolated (any Actor)?,
         operation: sending @escaping @isolated(any) (WaitAlertReporter) async throws -> Value
     ) async throws -> Value {
@@ -66,8 +65,34 @@ extension WaitAlertReporter {
         let reporter = WaitAlertReporter(mailbox: mailbox, parent: AlertParent(presenter: presenter, session: session))
         return try await runAlert(
             title, success: success, failure: failure, presenter: presenter, session: session, mailbox: mailbox,
-            reporter: reporter, cancellation: cancellation, inCallersTask: inCallersTask, isolation: isolation,
-            operation: operation)
+            reporter: reporter, cancellation: cancellation, isolation: isolation, operation: operation)
+    }
+
+    /// A child task of a group `tasks(for:)` made: its row, and `operation` run in the caller's
+    /// task, which exists for this work alone (cancelling the work cancels it). Rethrows what
+    /// `operation` threw once the row has ended.
+    ///
+    /// The lean sibling of `task`: no task of its own, no cancellation handler, and not generic
+    /// (the value stays with the caller), so its frame is small and has no parts sized at run
+    /// time. With the group task's own frames it fits the task's first allocation slab, which
+    /// keeps ten thousand rows small.
+    private func row(
+        _ title: String, retention: WaitAlertRowRetention, cancellation: WorkCancellation,
+        operation: (WaitAlertReporter) async throws -> Void
+    ) async throws {
+        let mailbox = ReportMailbox()
+        let (presenter, session) = await beginChild(
+            title, mailbox: mailbox, cancellation: cancellation, retention: retention)
+        let reporter = WaitAlertReporter(mailbox: mailbox, parent: AlertParent(presenter: presenter, session: session))
+        cancellation.enter()
+        var failure: (any Error)?
+        do { try await operation(reporter) } catch { failure = error }
+        cancellation.leave()
+        let endedAt = session.clock.now()
+        let outcome = WaitAlertOutcome(
+            failure.map { .failure($0) } ?? .success(()), title: title, success: nil, failure: nil)
+        try await finishAlert(session, of: presenter, mailbox: mailbox, outcome: outcome, error: failure, at: endedAt)
+        if let failure { throw failure }
     }
 
     /// Runs `operation` as the next step of this alert: a child task (see
@@ -157,8 +182,8 @@ extension WaitAlertReporter {
         let titles = elements.map(title)
         let limit = max(maxConcurrency ?? elements.count, 1)
         if limit < elements.count { await plan(Array(titles[limit...])) }
-        let reporter = self
-        let siblings = SiblingWork()
+        // What every task shares, in one object: each task's closure holds little of its own.
+        let siblings = SiblingWork(reporter: self, retention: retention, failsFast: policy == .failFast)
         var results = [Result<Value, any Error>?](repeating: nil, count: elements.count)
         try await withThrowingTaskGroup(of: (Int, Result<Value, any Error>).self) { group in
             var next = 0
@@ -171,28 +196,25 @@ extension WaitAlertReporter {
                 group.addTask {
                     let work = siblings.begin(index)
                     defer { siblings.end(index) }
+                    var value: Value?
                     do {
-                        return (
-                            index,
-                            .success(
-                                try await reporter.task(
-                                    title, success: nil, failure: nil, retention: retention, cancellation: work,
-                                    inCallersTask: true, isolation: nil
-                                ) { row in
-                                    do {
-                                        return try await operation(element, row)
-                                    } catch {
-                                        // Fail fast from the failing work itself: the siblings'
-                                        // work is cancelled at once, even while the group's owner
-                                        // waits for a thread or its actor.
-                                        if policy == .failFast { siblings.cancelAll(because: error) }
-                                        throw error
-                                    }
-                                })
-                        )
+                        try await siblings.reporter.row(title, retention: siblings.retention, cancellation: work) {
+                            row in
+                            do {
+                                value = try await operation(element, row)
+                            } catch {
+                                // Fail fast from the failing work itself: the siblings' work is
+                                // cancelled at once, even while the group's owner waits for a
+                                // thread or its actor.
+                                if siblings.failsFast { siblings.cancelAll(because: error) }
+                                throw error
+                            }
+                        }
                     } catch {
                         return (index, .failure(error))
                     }
+                    guard let value else { preconditionFailure("the work returned") }
+                    return (index, .success(value))
                 }
             }
             for _ in 0..<limit { addTask() }
@@ -219,8 +241,21 @@ extension WaitAlertReporter {
 }
 
 /// The work of a group's running tasks, so that a task failing under fail fast cancels its
-/// siblings itself.
+/// siblings itself; and what every task of the group shares.
 private final class SiblingWork: Sendable {
+    /// The reporter of the alert the tasks are rows of.
+    let reporter: WaitAlertReporter
+    /// What a terminal region does with a row once its task has ended.
+    let retention: WaitAlertRowRetention
+    /// Whether the first failure cancels the other tasks.
+    let failsFast: Bool
+
+    init(reporter: WaitAlertReporter, retention: WaitAlertRowRetention, failsFast: Bool) {
+        self.reporter = reporter
+        self.retention = retention
+        self.failsFast = failsFast
+    }
+
     private let state = Mutex<(cancelled: Bool, running: [Int: WorkCancellation], failure: (any Error)?)>(
         (false, [:], nil))
 

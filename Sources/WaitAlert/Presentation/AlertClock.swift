@@ -2,7 +2,9 @@
 ///
 /// Timelines count time as `Duration`s since an origin; this is the bridge from a real or manual
 /// clock to those instants, and back when sleeping.
-struct AlertClock: Sendable {
+///
+/// A class: every alert of a presenter holds the presenter's one clock, by reference.
+final class AlertClock: Sendable {
     /// The time since the origin.
     let now: @Sendable () -> Duration
     /// Sleeps until the given time since the origin.

@@ -23,7 +23,12 @@ public final class WaitAlertModel: Identifiable {
     /// How the alert looks now.
     public internal(set) var snapshot: WaitAlertSnapshot
     /// How the alert ended, set once it has been removed.
-    public private(set) var completion: WaitAlertCompletion?
+    public private(set) var completion: WaitAlertCompletion? {
+        get { storedCompletion?.unboxed }
+        set { storedCompletion = newValue.map(OutOfLine.value) }
+    }
+    /// ``completion``, kept out of line: ten thousand rows that have not ended stay small.
+    private var storedCompletion: OutOfLine<WaitAlertCompletion>?
 
     /// Set by the presenter: fades the alert out now.
     @ObservationIgnored var onDismiss: (() -> Void)?

@@ -31,7 +31,9 @@ public final class WaitAlertPresenter {
     @ObservationIgnored package var promptAnswerer: (@MainActor (WaitAlertPrompt) -> Void)?
 
     /// The timing used when a call does not pass one.
-    @ObservationIgnored public let timing: WaitAlertTiming
+    public var timing: WaitAlertTiming { sharedTiming.timing }
+    /// ``timing``, out of line: the alerts that follow it share it.
+    @ObservationIgnored private let sharedTiming: SharedTiming
     @ObservationIgnored let renderers: [any WaitAlertRenderer]
     @ObservationIgnored let clock: AlertClock
     /// Whether some renderer draws spinner frames (a presenter with none is observed by a UI,
@@ -71,7 +73,10 @@ public final class WaitAlertPresenter {
     /// renderers flush, so its progress shows the batch's changes together.
     @ObservationIgnored private var changedGroups: Set<WaitAlertID> = []
     /// For each alert, the renderers (by index) that said they do not draw its frames.
-    @ObservationIgnored private var framesDeclined: [WaitAlertID: Set<Int>] = [:]
+    /// (One bit per renderer, by index: a set of its own per row would cost each of ten thousand
+    /// rows an allocation. A renderer past the 64th never declines, so its rows go on waking for
+    /// frames.)
+    @ObservationIgnored private var framesDeclined: [WaitAlertID: UInt64] = [:]
     /// How many renderers draw frames.
     @ObservationIgnored private let frameRenderers: Int
 
@@ -87,7 +92,7 @@ public final class WaitAlertPresenter {
         clock: some Clock<Duration> = ContinuousClock()
     ) {
         self.renderers = renderers
-        self.timing = timing
+        self.sharedTiming = SharedTiming(timing)
         self.clock = AlertClock(clock)
         self.wantsFrames = renderers.isEmpty || renderers.contains { $0.frames?.wantsFrames == true }
         self.frameRenderers = renderers.filter { $0.frames?.wantsFrames == true }.count
@@ -117,29 +122,18 @@ public final class WaitAlertPresenter {
         retention: WaitAlertRowRetention = .record
     ) -> AlertSession {
         let session = AlertSession(
-            text: text, timing: timing ?? parent?.timeline.timing ?? self.timing, kind: kind, clock: clock,
+            text: text, timing: timing.map(SharedTiming.init) ?? parent?.timeline.sharedTiming ?? sharedTiming,
+            kind: kind, clock: clock,
             wantsFrames: wantsFrames, wakesForSpinner: wakesForSpinner, workExecutor: workExecutor, mailbox: mailbox,
             owner: self, parent: parent,
             retention: retention)
         if let parent, parent.plannedSteps.contains(text) { session.claimedStep = text }
+        // One small object reaches the presenter and the session for every closure below (a
+        // closure capturing one reference needs no context of its own): a row costs less.
+        let waker = SessionWaker(presenter: self, session: session)
         mailbox.connect(
-            ReportMailbox.Wake(
-                scheduled: { [weak self, weak session] in
-                    guard let self, let session else { return }
-                    session.wakeUps += 1
-                    advance(session, byWake: true)
-                },
-                now: { [weak self, weak session] in
-                    guard let self, let session else { return }
-                    advance(session)
-                },
-                clock: clock.now
-            ))
-        session.model.onDismiss = { [weak self, weak session] in
-            guard let self, let session else { return }
-            session.mailbox.finish(.dismissed, closing: false, wakes: false)  // the work may still log
-            advance(session)
-        }
+            ReportMailbox.Wake(scheduled: { waker.wake(byTimer: true) }, now: { waker.wake() }, clock: clock.now))
+        session.model.onDismiss = { waker.dismiss() }
         sessions[session.id] = session
         if let parent { parent.model.children.append(session.model) } else { alerts.append(session.model) }
         batch {
@@ -177,10 +171,11 @@ public final class WaitAlertPresenter {
     /// some renderer that draws frames still does.
     private func setDrawsFrames(_ draws: Bool, of alert: WaitAlertID, renderer: Int) {
         guard let session = sessions[alert] else { return }
-        var declined = framesDeclined[alert] ?? []
-        if draws { declined.remove(renderer) } else { declined.insert(renderer) }
-        framesDeclined[alert] = declined.isEmpty ? nil : declined
-        let wants = wantsFrames && (renderers.isEmpty || declined.count < frameRenderers)
+        guard renderer < UInt64.bitWidth else { return }
+        var declined = framesDeclined[alert] ?? 0
+        if draws { declined &= ~(1 << renderer) } else { declined |= 1 << renderer }
+        framesDeclined[alert] = declined == 0 ? nil : declined
+        let wants = wantsFrames && (renderers.isEmpty || declined.nonzeroBitCount < frameRenderers)
         guard wants != session.wantsFrames else { return }
         session.wantsFrames = wants
         session.isHidden = wantsFrames && !wants
@@ -207,7 +202,7 @@ public final class WaitAlertPresenter {
 
     /// Runs one step of `session` and carries it out: log lines and the snapshot to the renderers
     /// (and the model), the completion to the model, the next wake-up to the scheduler.
-    private func advance(_ session: AlertSession, byWake: Bool = false, reportsAt: Duration? = nil) {
+    fileprivate func advance(_ session: AlertSession, byWake: Bool = false, reportsAt: Duration? = nil) {
         guard batchDepth > 0 else { return batch { advance(session, byWake: byWake, reportsAt: reportsAt) } }
         let id = session.id
         guard advancing.insert(id).inserted else { return }
@@ -351,4 +346,31 @@ public final class WaitAlertPresenter {
 
     /// Main-actor wake-ups of one live alert so far.
     package func wakeUps(of id: WaitAlertID) -> Int? { sessions[id]?.wakeUps }
+}
+
+/// What an alert's mailbox and model reach when they wake it: its presenter and its session,
+/// held weakly (the session holds the mailbox and the model).
+@MainActor
+private final class SessionWaker {
+    private weak var presenter: WaitAlertPresenter?
+    private weak var session: AlertSession?
+
+    init(presenter: WaitAlertPresenter, session: AlertSession) {
+        self.presenter = presenter
+        self.session = session
+    }
+
+    /// Drains the mailbox now; `byTimer` when the mailbox's scheduled wake-up runs it.
+    func wake(byTimer: Bool = false) {
+        guard let presenter, let session else { return }
+        if byTimer { session.wakeUps += 1 }
+        presenter.advance(session, byWake: byTimer)
+    }
+
+    /// The model's `dismiss()`: fades the alert out now.
+    func dismiss() {
+        guard let presenter, let session else { return }
+        session.mailbox.finish(.dismissed, closing: false, wakes: false)  // the work may still log
+        presenter.advance(session)
+    }
 }

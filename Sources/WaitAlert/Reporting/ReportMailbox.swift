@@ -32,10 +32,26 @@ final class ReportMailbox: Sendable {
         /// Whether the progress changed since the last drain.
         @usableFromInline var progressChanged = false
         /// The progress at the drain, when it changed: `nil` for indeterminate.
-        var progress: Progress?
+        var progress: Progress? {
+            get { storedProgress?.unboxed }
+            set { storedProgress = newValue.map(OutOfLine.value) }
+        }
         /// The first progress reported since the last drain, and when (on the drainer's clock):
         /// work that reports now and then has each report placed where it was made.
-        @usableFromInline var firstProgress: (progress: Progress, at: Duration)?
+        @usableFromInline var firstProgress: FirstProgress? {
+            get { storedFirstProgress?.unboxed }
+            set { storedFirstProgress = newValue.map(OutOfLine.value) }
+        }
+        // Both out of line: most mailboxes of a large group never carry progress, and stay small.
+        private var storedProgress: OutOfLine<Progress>?
+        private var storedFirstProgress: OutOfLine<FirstProgress>?
+    }
+
+    /// A progress report and when it was made.
+    @usableFromInline
+    struct FirstProgress: Hashable, Sendable {
+        var progress: Progress
+        var at: Duration
     }
 
     /// How far the work has gone, as last reported.
@@ -80,7 +96,7 @@ final class ReportMailbox: Sendable {
         @inline(never) @usableFromInline
         mutating func recordFirstProgress() {
             guard let progress, let now = wakes?.clock else { return }
-            batch.firstProgress = (progress, now())
+            batch.firstProgress = FirstProgress(progress: progress, at: now())
         }
 
         /// Kept out of line so the hot `update` path stays a few instructions inside the lock.

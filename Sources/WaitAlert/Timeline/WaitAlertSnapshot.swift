@@ -23,17 +23,26 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     ///
     /// A renderer that cannot linger (a terminal the program may leave right away) prints the
     /// final line as soon as this is set.
-    public var outcome: WaitAlertOutcome?
+    public var outcome: WaitAlertOutcome? {
+        get { ending.outcome }
+        set { ending.outcome = newValue }
+    }
     /// The final message, as soon as the work has ended: the success text, the failure text, or
     /// "<title>: cancelled after 3.1s"; `nil` before, and for an alert dismissed at once.
     ///
     /// ``text`` shows it from the `lingering` phase; a renderer that prints the ending at once uses
     /// this.
-    public var finalText: String?
+    public var finalText: String? {
+        get { ending.finalText }
+        set { ending.finalText = newValue }
+    }
     /// Whether the alert has ever been visible.
     public var wasShown: Bool
     /// How long the work ran, once it finished.
-    public var workDuration: Duration?
+    public var workDuration: Duration? {
+        get { ending.workDuration }
+        set { ending.workDuration = newValue }
+    }
     /// The alert this one is a child task of, or `nil` for a top-level alert.
     public var parent: WaitAlertID?
     /// How deep in its tree the alert is: 0 for a top-level alert, 1 for its child tasks, and so on.
@@ -45,7 +54,12 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     public var retention: WaitAlertRowRetention
     /// How far the work has gone, when it says so (``WaitAlertReporter/progress(completed:total:unit:)``);
     /// `nil` while it spins without knowing.
-    public var progress: WaitAlertProgress?
+    public var progress: WaitAlertProgress? {
+        get { storedProgress?.unboxed }
+        set { storedProgress = newValue.map(OutOfLine.value) }
+    }
+    /// ``progress``, kept out of line: most alerts, and most rows of a group, report none.
+    private var storedProgress: OutOfLine<WaitAlertProgress>?
     /// Whether the work says it is failing while it goes on — a command run by `wait-alert` on a
     /// terminal that sets its terminal progress to the error state (`OSC 9;4;2`), or a child
     /// process's `failing` event: the row says `failing` and the terminal's taskbar shows an error.
@@ -55,9 +69,24 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     /// planned steps) and something in it reports progress; `nil` otherwise. A renderer shows this
     /// in the group's header instead of ``progress``, which it includes.
     public var groupProgress: WaitAlertGroupProgress? {
-        get { if case .some(.value(let progress)) = storedGroupProgress { progress } else { nil } }
+        get { storedGroupProgress?.unboxed }
         set { storedGroupProgress = newValue.map(OutOfLine.value) }
     }
+    /// How the work ended, kept out of line until it has: ten thousand running rows stay small.
+    private var storedEnding: OutOfLine<Ending>?
+
+    /// ``outcome``, ``finalText`` and ``workDuration``, together.
+    private struct Ending: Hashable, Sendable {
+        var outcome: WaitAlertOutcome?
+        var finalText: String?
+        var workDuration: Duration?
+    }
+
+    private var ending: Ending {
+        get { storedEnding?.unboxed ?? Ending() }
+        set { storedEnding = newValue == Ending() ? nil : .value(newValue) }
+    }
+
     /// ``groupProgress``, kept out of line: most snapshots have none, and stay small.
     private var storedGroupProgress: OutOfLine<WaitAlertGroupProgress>?
 
@@ -102,10 +131,9 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         self.opacity = opacity
         self.scale = scale
         self.kind = kind
-        self.outcome = outcome
-        self.finalText = finalText
         self.wasShown = wasShown
-        self.workDuration = workDuration
+        let ending = Ending(outcome: outcome, finalText: finalText, workDuration: workDuration)
+        self.storedEnding = ending == Ending() ? nil : .value(ending)
         self.parent = parent
         self.depth = depth
         self.plannedSteps = plannedSteps
@@ -121,11 +149,6 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         same.spinnerGlyph = other.spinnerGlyph
         return same == other
     }
-}
-
-/// A value kept in a box of its own, so that a value holding it takes a pointer's room.
-indirect enum OutOfLine<Value: Hashable & Sendable>: Hashable, Sendable {
-    case value(Value)
 }
 
 /// The lifecycle of a wait alert. Phases only ever move forward, possibly skipping some.

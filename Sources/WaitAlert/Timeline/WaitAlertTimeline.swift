@@ -48,7 +48,9 @@ public struct WaitAlertTimeline: Sendable {
     }
 
     /// The knobs this timeline follows.
-    public let timing: WaitAlertTiming
+    public var timing: WaitAlertTiming { sharedTiming.timing }
+    /// ``timing``, out of line: the rows of a group share their alert's.
+    let sharedTiming: SharedTiming
     /// The text the alert began with.
     public let title: String
     /// A wait alert or a toast.
@@ -58,9 +60,15 @@ public struct WaitAlertTimeline: Sendable {
     /// The text on display (or to be displayed when the alert appears).
     public private(set) var text: String
     /// How the alert ended, once it has.
-    public private(set) var outcome: WaitAlertOutcome?
+    public private(set) var outcome: WaitAlertOutcome? {
+        get { ending?.value.outcome }
+        set { changeEnding { $0.outcome = newValue } }
+    }
     /// The final message, from the moment the work ended; `nil` before, and for a dismissal.
-    public private(set) var finalText: String?
+    public private(set) var finalText: String? {
+        get { ending?.value.finalText }
+        set { changeEnding { $0.finalText = newValue } }
+    }
 
     let beganAt: Duration
     private(set) var now: Duration
@@ -68,20 +76,63 @@ public struct WaitAlertTimeline: Sendable {
     private(set) var textSince: Duration
     private var pendingText: String?
     /// The latest progress reported, if the work says how far it has gone.
-    private(set) var progress: ReportedProgress?
+    private(set) var progress: ReportedProgress? {
+        get { storedProgress?.unboxed }
+        set { storedProgress = newValue.map(OutOfLine.value) }
+    }
+    /// ``progress``, kept out of line: most rows of a large group report none.
+    private var storedProgress: OutOfLine<ReportedProgress>?
     /// Whether the work says it is failing while it goes on.
     private(set) var isFailing = false
+    /// The rate and time left of ``progress``, out of line and made with the first progress
+    /// report: most rows never report any.
+    private var estimatorStorage: OutOfLine<WaitAlertRateEstimator>?
     /// The rate and time left of ``progress``.
-    private(set) var estimator = WaitAlertRateEstimator()
+    var estimator: WaitAlertRateEstimator { estimatorStorage?.unboxed ?? WaitAlertRateEstimator() }
 
-    private(set) var finishedAt: Duration?
-    private var fadeAt: Duration?
-    private(set) var fadeStartedAt: Duration?
-    private(set) var fadeFromOpacity = 1.0
+    private(set) var finishedAt: Duration? {
+        get { ending?.value.finishedAt }
+        set { changeEnding { $0.finishedAt = newValue } }
+    }
+    private var fadeAt: Duration? {
+        get { ending?.value.fadeAt }
+        set { changeEnding { $0.fadeAt = newValue } }
+    }
+    private(set) var fadeStartedAt: Duration? {
+        get { ending?.value.fadeStartedAt }
+        set { changeEnding { $0.fadeStartedAt = newValue } }
+    }
+    private(set) var fadeFromOpacity: Double {
+        get { ending?.value.fadeFromOpacity ?? 1 }
+        set { changeEnding { $0.fadeFromOpacity = newValue } }
+    }
+
+    /// How the alert ends: made when the work finishes or the alert is dismissed, kept out of line
+    /// until then, so ten thousand running rows stay small.
+    private var ending: CopyOnWrite<Ending>?
+
+    private struct Ending: Sendable {
+        var outcome: WaitAlertOutcome?
+        var finalText: String?
+        var finishedAt: Duration?
+        var fadeAt: Duration?
+        var fadeStartedAt: Duration?
+        var fadeFromOpacity = 1.0
+    }
+
+    private mutating func changeEnding(_ change: (inout Ending) -> Void) {
+        if ending == nil { ending = CopyOnWrite(Ending()) }
+        change(&ending!.value)
+    }
 
     /// Begins an alert showing `text` at instant `start`.
     public init(text: String, timing: WaitAlertTiming, kind: WaitAlertKind = .waitAlert, at start: Duration = .zero) {
-        self.timing = timing
+        self.init(text: text, sharing: SharedTiming(timing), kind: kind, at: start)
+    }
+
+    /// Begins an alert showing `text` at instant `start`, following `sharedTiming`.
+    init(text: String, sharing sharedTiming: SharedTiming, kind: WaitAlertKind = .waitAlert, at start: Duration) {
+        self.sharedTiming = sharedTiming
         self.kind = kind
         self.title = text
         self.text = text
@@ -116,11 +167,13 @@ extension WaitAlertTimeline {
             guard finishedAt == nil else { return }
             let progress = ReportedProgress(completed: completed, total: total, unit: unit).normalized
             self.progress = progress
+            var estimator = estimator
             estimator.record(completed: Double(progress.completed), at: now)
+            estimatorStorage = .value(estimator)
         case .indeterminate:
             guard finishedAt == nil else { return }
             progress = nil
-            estimator = WaitAlertRateEstimator()
+            estimatorStorage = nil
         case .failing(let failing):
             guard finishedAt == nil else { return }
             isFailing = failing
