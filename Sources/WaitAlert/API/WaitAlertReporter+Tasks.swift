@@ -69,8 +69,9 @@ extension WaitAlertReporter {
     }
 
     /// A child task of a group `tasks(for:)` made: its row, and `operation` run in the caller's
-    /// task, which exists for this work alone (cancelling the work cancels it). Rethrows what
-    /// `operation` threw once the row has ended.
+    /// task, which exists for this work alone (cancelling the work cancels it). Once the row has
+    /// ended, rethrows what `operation` threw, or throws ``WaitAlertTimeoutError`` when the
+    /// timing's timeout ended the row first.
     ///
     /// The lean sibling of `task`: no task of its own, no cancellation handler, and not generic
     /// (the value stays with the caller), so its frame is small and has no parts sized at run
@@ -87,8 +88,8 @@ extension WaitAlertReporter {
         cancellation.enter()
         var failure: (any Error)?
         do { try await operation(reporter) } catch { failure = error }
-        cancellation.leave()
         let endedAt = session.clock.now()
+        cancellation.leave()
         let outcome = WaitAlertOutcome(
             failure.map { .failure($0) } ?? .success(()), title: title, success: nil, failure: nil)
         try await finishAlert(session, of: presenter, mailbox: mailbox, outcome: outcome, error: failure, at: endedAt)

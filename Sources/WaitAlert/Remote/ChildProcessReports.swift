@@ -80,7 +80,12 @@ final class ChildProcessReports {
         guard let serving, serving.reports(under: session) else { return }
         let deadline = ContinuousClock.now + .seconds(1)
         while serving.reports(under: session), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
+            // A pause the alert's cancellation does not cut short: a cancelled task's `Task.sleep`
+            // returns at once, which would spin here for the whole second, and Ctrl-C is when a
+            // child's last lines matter most.
+            await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { resumed.resume() }
+            }
         }
         for (id, var connection) in serving.connections where Self.isUnder(connection.target, session) {
             connection.tasks.cancelOpen(on: serving.presenter)

@@ -192,3 +192,21 @@ public enum WaitAlertRowRetention: Sendable, Hashable {
     /// failed or cancelled task still leaves its record line.
     case transient
 }
+
+extension WaitAlertSnapshot: CustomReflectable {
+    /// The snapshot's public properties, as `print`, `dump` and a failed test's expectation show
+    /// it (the parts kept in boxes of their own appear as what they hold).
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "phase": phase, "text": text, "textSince": textSince, "spinnerFrame": spinnerFrame as Any,
+                "spinnerGlyph": spinnerGlyph as Any, "spinner": spinner as Any, "opacity": opacity, "scale": scale,
+                "kind": kind, "outcome": outcome as Any, "finalText": finalText as Any, "wasShown": wasShown,
+                "workDuration": workDuration as Any, "parent": parent as Any, "depth": depth,
+                "plannedSteps": plannedSteps, "retention": retention, "progress": progress as Any,
+                "isFailing": isFailing, "groupProgress": groupProgress as Any,
+            ],
+            displayStyle: .struct)
+    }
+}

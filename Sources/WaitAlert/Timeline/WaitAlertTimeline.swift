@@ -86,9 +86,9 @@ public struct WaitAlertTimeline: Sendable {
     private(set) var isFailing = false
     /// The rate and time left of ``progress``, out of line and made with the first progress
     /// report: most rows never report any.
-    private var estimatorStorage: OutOfLine<WaitAlertRateEstimator>?
+    private var estimatorStorage: CopyOnWrite<WaitAlertRateEstimator>?
     /// The rate and time left of ``progress``.
-    var estimator: WaitAlertRateEstimator { estimatorStorage?.unboxed ?? WaitAlertRateEstimator() }
+    var estimator: WaitAlertRateEstimator { estimatorStorage?.value ?? WaitAlertRateEstimator() }
 
     private(set) var finishedAt: Duration? {
         get { ending?.value.finishedAt }
@@ -167,9 +167,8 @@ extension WaitAlertTimeline {
             guard finishedAt == nil else { return }
             let progress = ReportedProgress(completed: completed, total: total, unit: unit).normalized
             self.progress = progress
-            var estimator = estimator
-            estimator.record(completed: Double(progress.completed), at: now)
-            estimatorStorage = .value(estimator)
+            if estimatorStorage == nil { estimatorStorage = CopyOnWrite(WaitAlertRateEstimator()) }
+            estimatorStorage?.value.record(completed: Double(progress.completed), at: now)
         case .indeterminate:
             guard finishedAt == nil else { return }
             progress = nil
@@ -348,5 +347,19 @@ extension WaitAlertTimeline.Event {
     /// The event that reports `progress`.
     static func progress(_ progress: ReportedProgress) -> Self {
         .progress(completed: progress.completed, total: progress.total, unit: progress.unit)
+    }
+}
+
+extension WaitAlertTimeline: CustomReflectable {
+    /// The timeline's public properties, as `print`, `dump` and a failed test's expectation show
+    /// it.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "title": title, "kind": kind, "phase": phase, "text": text, "outcome": outcome as Any,
+                "finalText": finalText as Any, "timing": timing,
+            ],
+            displayStyle: .struct)
     }
 }

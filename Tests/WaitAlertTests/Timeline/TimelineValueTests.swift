@@ -47,4 +47,19 @@ struct TimelineValueTests {
         ended.workDuration = nil
         #expect(ended == WaitAlertSnapshot(text: "Copying"))
     }
+
+    /// What a test failure or `print` shows: the public properties, not the boxes that keep them.
+    @Test func printingShowsThePublicProperties() {
+        var snapshot = WaitAlertSnapshot(text: "Copying")
+        snapshot.finalText = "Copied 3 files"
+        let printed = String(describing: snapshot)
+        #expect(printed.contains("finalText: Optional(\"Copied 3 files\")"), "\(printed)")
+        #expect(printed.contains("progress: nil"), "\(printed)")
+        #expect(!printed.contains("stored"), "\(printed)")
+        var timeline = WaitAlertTimeline(text: "Copying", timing: .default, at: .zero)
+        _ = timeline.send(.finish(.success("Copied")), at: .seconds(1))
+        let timelinePrinted = String(describing: timeline)
+        #expect(timelinePrinted.contains("finalText: Optional(\"Copied\")"), "\(timelinePrinted)")
+        #expect(!timelinePrinted.contains("ending"), "\(timelinePrinted)")
+    }
 }
