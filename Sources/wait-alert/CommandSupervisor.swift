@@ -137,7 +137,7 @@ struct CommandSupervisor {
                     let failing = if case .failing = report { true } else { false }
                     if failing != channels[index].failing {
                         channels[index].failing = failing
-                        reporter.failing(failing)
+                        reporter.markFailing(failing)
                     }
                 }
                 if settings.usesLines { take(channels[index].lines.feed(bytes, at: elapsed)) }

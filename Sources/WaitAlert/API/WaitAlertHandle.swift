@@ -59,6 +59,10 @@ public struct WaitAlertHandle: Sendable {
     /// Stops showing progress: the alert spins without a bar until progress is reported again.
     public func progressUnknown() { owner.mailbox.indeterminate() }
 
+    /// Marks the work as failing while it goes on, or, with `false`, no longer: see
+    /// ``WaitAlertReporter/markFailing(_:)``.
+    public func markFailing(_ failing: Bool = true) { owner.mailbox.failing(failing) }
+
     /// Ends the alert as a success showing `text` (`nil`: the title without its ellipsis).
     public func succeed(_ text: String? = nil) { end(.success(text)) }
 

@@ -57,8 +57,21 @@ public struct WaitAlertReporter: Sendable {
         mailbox.indeterminate()
     }
 
-    /// Says the work is failing while it goes on, or no longer (``WaitAlertSnapshot/isFailing``).
-    package func failing(_ failing: Bool) {
+    /// Marks the work as failing while it goes on — a test failed and the run continues — or, with
+    /// `false`, no longer (``WaitAlertSnapshot/isFailing``). A terminal row says `· failing` and
+    /// the terminal's taskbar progress shows its error state; plain lines say `Testing: failing`;
+    /// the event stream carries a `failing` event. The alert's outcome is still what the work
+    /// returns or throws; once it has one, the mark is gone.
+    ///
+    /// ```swift
+    /// try await withWaitAlert("Testing") { tests in
+    ///     for (index, test) in suite.enumerated() {
+    ///         if try await !test.run() { tests.markFailing() }
+    ///         tests.progress(completed: index + 1, total: suite.count)
+    ///     }
+    /// }
+    /// ```
+    public func markFailing(_ failing: Bool = true) {
         mailbox.failing(failing)
     }
 

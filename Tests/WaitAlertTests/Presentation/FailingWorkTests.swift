@@ -3,7 +3,8 @@ import WaitAlertTesting
 
 @testable import WaitAlert
 
-/// Work that says it is failing while it goes on (a command's `OSC 9;4;2` under `wait-alert`):
+/// Work that says it is failing while it goes on (`markFailing`, a command's `OSC 9;4;2` under
+/// `wait-alert`):
 /// what each renderer makes of it, and that it ends with the alert.
 @Suite("Failing work")
 @MainActor
@@ -23,11 +24,11 @@ struct FailingWorkTests {
             try await withWaitAlert("Installing…") { alert in
                 alert.progress(completed: 40, total: 100)
                 try await bed.clock.sleep(for: .seconds(1))
-                alert.failing(true)
+                alert.markFailing()
                 try await bed.clock.sleep(for: .seconds(1))
-                alert.failing(false)
+                alert.markFailing(false)
                 try await bed.clock.sleep(for: .seconds(1))
-                alert.failing(true)
+                alert.markFailing()
             }
         }
         await bed.advance(to: .milliseconds(1500))
@@ -49,5 +50,25 @@ struct FailingWorkTests {
         #expect(failing.map { $0["failing"] as? Bool } == [true, false, true], "\(failing)")
         #expect(WaitAlertEvent.received(#"{"v":1,"event":"failing","id":2,"failing":true}"#)?.kind == .failing(true))
         #expect(WaitAlertEvent.received(#"{"v":1,"event":"failing","id":2,"failing":1}"#) == nil)
+    }
+
+    /// A fire-and-forget alert's handle marks its work failing too.
+    @Test func aHandleMarksItsWorkFailing() async {
+        let screen = InMemoryTerminal(columns: 70, rows: 8)
+        let bed = WaitAlertTestBed(
+            timing: .terminal, renderers: [TerminalOverlay(terminal: screen, colors: .never, integration: .none)])
+        let alert = showWaitAlert("Syncing…", presenter: bed.presenter)
+        await bed.advance(to: .seconds(1))
+        alert.markFailing()
+        await bed.advance(to: .seconds(2))
+        #expect(bed.recorder.latest?.isFailing == true)
+        #expect(screen.lines.first?.hasSuffix("· failing") == true, "\(screen.lines)")
+        alert.markFailing(false)
+        await bed.advance(to: .seconds(3))
+        #expect(screen.lines.first?.contains("failing") == false, "\(screen.lines)")
+        alert.fail("Sync failed")
+        await bed.run()
+        #expect(bed.recorder.latest?.isFailing == false)
+        #expect(screen.lines.contains { $0.hasPrefix("✖ Sync failed") }, "\(screen.lines)")
     }
 }
