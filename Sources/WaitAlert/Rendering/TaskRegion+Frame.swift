@@ -119,7 +119,7 @@ extension TaskRegion {
     }
 
     /// A row with what the region adds: the header of an alert with child tasks
-    /// ("· 12/40 · 2 failed · 1m03s"), the elapsed time of a child task that has run a second,
+    /// ("· 12/40 · 2 failed · 1 warning · 1m03s"), the elapsed time of a child task that has run a second,
     /// "· failing" while its work says so.
     private func decorated(_ row: Row, of alert: WaitAlertID, columns: Int) -> OverlayScreen.Line {
         var line = row.line
@@ -130,6 +130,7 @@ extension TaskRegion {
             let total = group.started + (planned[alert]?.count ?? 0)
             suffix = " · \(group.finished)/\(total)"
             if group.failed > 0 { suffix += " · \(group.failed) failed" }
+            if group.warned > 0 { suffix += " · \(group.warned) warning\(group.warned == 1 ? "" : "s")" }
             if elapsed >= .seconds(1) { suffix += " · " + DurationFormat.elapsed(elapsed) }
         } else if row.parent != nil, elapsed >= .seconds(1) {
             suffix = " · " + DurationFormat.elapsed(elapsed)

@@ -123,6 +123,8 @@ struct TaskRegion {
         var started = 0
         var finished = 0
         var failed = 0
+        /// Ended with a warning (``WaitAlertOutcome/warning(_:)``): done, with something to read.
+        var warned = 0
     }
 
     init(style: Style) {
@@ -278,7 +280,11 @@ struct TaskRegion {
         if let parent = snapshot.parent, let outcome = snapshot.outcome, !finishedChildren.contains(alert) {
             finishedChildren.insert(alert)
             groups[parent, default: Group()].finished += 1
-            if case .failure = outcome { groups[parent, default: Group()].failed += 1 }
+            switch outcome {
+            case .failure: groups[parent, default: Group()].failed += 1
+            case .warning: groups[parent, default: Group()].warned += 1
+            default: break
+            }
         }
     }
 

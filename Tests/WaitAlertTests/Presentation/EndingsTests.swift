@@ -86,6 +86,25 @@ struct EndingsTests {
         #expect(checking.model.completion?.outcome == .info("Already up to date"))
     }
 
+    /// A group's header counts its warnings beside its failures while it runs.
+    @Test func aGroupsHeaderCountsWarnings() async throws {
+        let screen = InMemoryTerminal(columns: 70, rows: 10)
+        let bed = WaitAlertTestBed(
+            timing: .terminal, renderers: [TerminalOverlay(terminal: screen, colors: .never, integration: .none)])
+        let work = bed.start {
+            try await withWaitAlert("Migrating") { alert in
+                try await alert.task("Users") { $0.warn("Users: 3 rows skipped") }
+                try await alert.task("Orders") { $0.warn("Orders: 1 row skipped") }
+                try await alert.task("Index") { _ in try await bed.clock.sleep(for: .seconds(5)) }
+            }
+        }
+        await bed.advance(to: .seconds(2))
+        let header = try #require(screen.lines.first { $0.contains("Migrating") }, "\(screen.lines)")
+        #expect(header.contains(" · 2/3 · 2 warnings"), "\(header)")
+        try await bed.run(until: work)
+        await bed.run()
+    }
+
     /// Child tasks that end within their grace delay leave a record when they have something to
     /// say — a warning, information — and none when they simply succeed.
     @Test func quickTasksWithSomethingToSayLeaveRecords() async throws {
