@@ -11,7 +11,8 @@ import WaitAlert
 /// `wait-alert report`: a shell script's reports into the alert it runs under
 /// (`WAIT_ALERT_SOCKET`, exported by the program showing the alert, such as `wait-alert` itself).
 ///
-/// `--text`, `--progress` (with `--unit`) and `--log` go to the alert the script runs under;
+/// `--text`, `--progress` (with `--unit`), `--log` and `--failing` go to the alert the script
+/// runs under;
 /// `--task TITLE -- COMMAND…` shows a child task around a command, ended by how the command ends,
 /// and exits with the command's status. Outside any alert nothing is reported, the command still
 /// runs, and the status is the same: scripts run unchanged anywhere.
@@ -22,6 +23,7 @@ enum ReportCommand {
             case text(String)
             case progress(completed: Int, total: Int?)
             case log(String)
+            case failing(Bool)
         }
         var reports: [Report] = []
         var unit: String?
@@ -31,11 +33,12 @@ enum ReportCommand {
 
     static let usage = """
         usage: wait-alert report [--text TEXT] [--progress N[/TOTAL]] [--unit UNIT] [--log LINE]...
-                                 [--task TITLE -- COMMAND [ARG...]]
+                                 [--failing yes|no] [--task TITLE -- COMMAND [ARG...]]
 
         Reports into the alert this script runs under (wait-alert -- ./script.sh): a new text,
-        progress (UNIT: count, bytes, binaryBytes or a name such as files), log lines, or a
-        child task around COMMAND. Outside any alert it reports nothing; COMMAND still runs.
+        progress (UNIT: count, bytes, binaryBytes or a name such as files), log lines, that the
+        work is failing while it goes on (or no longer), or a child task around COMMAND.
+        Outside any alert it reports nothing; COMMAND still runs.
 
         Exit status: 0, or COMMAND's (128+n when signal n ended it; 127 when it cannot be
         started); 2 for invalid arguments.
@@ -59,7 +62,7 @@ enum ReportCommand {
                 name = String(argument[..<equals])
                 value = String(argument[argument.index(after: equals)...])
             }
-            guard ["--text", "--progress", "--unit", "--log", "--task"].contains(name) else {
+            guard ["--text", "--progress", "--unit", "--log", "--failing", "--task"].contains(name) else {
                 return .failure(.invalid("unknown report option '\(name)'"))
             }
             if value == nil {
@@ -73,6 +76,11 @@ enum ReportCommand {
             case "--log": options.reports.append(.log(text))
             case "--unit": options.unit = text
             case "--task": options.task = text
+            case "--failing":
+                guard text == "yes" || text == "no" else {
+                    return .failure(.invalid("invalid --failing '\(text)' (expected yes or no)"))
+                }
+                options.reports.append(.failing(text == "yes"))
             default:
                 guard let progress = progress(text) else {
                     return .failure(.invalid("invalid --progress '\(text)' (expected N or N/TOTAL, such as 40/100)"))
@@ -112,6 +120,7 @@ enum ReportCommand {
                 case .text(let text): .text(text)
                 case .log(let line): .log(line)
                 case .progress(let completed, let total): .progress(completed: completed, total: total, unit: unit)
+                case .failing(let failing): .failing(failing)
                 }
             return WaitAlertEvent(kind, alert: nil, time: .zero).jsonLine
         }

@@ -33,6 +33,19 @@ struct ReportCommandTests {
             ])
     }
 
+    @Test func failingWhileItGoesOn() throws {
+        let parsed = try #require(options(["--failing", "yes", "--text", "Retrying…", "--failing=no"]))
+        #expect(parsed.reports == [.failing(true), .text("Retrying…"), .failing(false)])
+        #expect(
+            ReportCommand.lines(parsed) == [
+                #"{"v":1,"event":"failing","time":0.000,"failing":true}"#,
+                #"{"v":1,"event":"text","time":0.000,"text":"Retrying…"}"#,
+                #"{"v":1,"event":"failing","time":0.000,"failing":false}"#,
+            ])
+        #expect(problem(["--failing", "maybe"]) == "invalid --failing 'maybe' (expected yes or no)")
+        #expect(problem(["--failing"]) == "option '--failing' needs a value")
+    }
+
     @Test func aTaskAroundACommand() throws {
         let parsed = try #require(options(["--task", "Restarting", "--", "systemctl", "restart", "web"]))
         #expect(parsed.task == "Restarting" && parsed.command == ["systemctl", "restart", "web"])
