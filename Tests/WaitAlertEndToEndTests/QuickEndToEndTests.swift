@@ -8,6 +8,7 @@
     /// suite. The whole suite runs with `WAIT_ALERT_END_TO_END=full`, and then this sample does not.
     @Suite(
         .serialized,
+        .onAThreadOfItsOwn,
         .disabled(if: EndToEndRuns.isFull, "the whole end-to-end suite runs instead"))
     struct QuickEndToEndTests {
         @Test func theClassicDemo() async throws {
