@@ -91,29 +91,13 @@ struct TaskRegion {
         var line: OverlayScreen.Line
         var parent: WaitAlertID?
         var state: State
-        /// How far its work (and its child tasks') has gone, when it says so.
-        var progress: ProgressText.Figures? {
-            get { storedProgress?.unboxed }
-            set { storedProgress = newValue.map(OutOfLine.value) }
-        }
-        /// ``progress``, kept out of line: most rows report none, and ten thousand rows stay small.
-        private var storedProgress: OutOfLine<ProgressText.Figures>?
+        /// How far its work (and its child tasks') has gone, when it says so. (Kept out of line:
+        /// most rows report none, and ten thousand rows stay small.)
+        @OutOfLineOptional var progress: ProgressText.Figures? = nil
         /// Its spinner, while one turns (the slot's line is set when drawn).
         var spinner: SpinnerSlot?
         /// Whether its work says it is failing while it goes on.
         var isFailing = false
-
-        init(
-            line: OverlayScreen.Line, parent: WaitAlertID?, state: State, progress: ProgressText.Figures? = nil,
-            spinner: SpinnerSlot? = nil, isFailing: Bool = false
-        ) {
-            self.line = line
-            self.parent = parent
-            self.state = state
-            self.spinner = spinner
-            self.isFailing = isFailing
-            self.progress = progress
-        }
     }
 
     typealias Waiting = RecordQueue.Entry

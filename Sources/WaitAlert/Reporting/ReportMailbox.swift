@@ -31,20 +31,12 @@ final class ReportMailbox: Sendable {
         var failing: Bool?
         /// Whether the progress changed since the last drain.
         @usableFromInline var progressChanged = false
+        // Both out of line: most mailboxes of a large group never carry progress, and stay small.
         /// The progress at the drain, when it changed: `nil` for indeterminate.
-        var progress: Progress? {
-            get { storedProgress?.unboxed }
-            set { storedProgress = newValue.map(OutOfLine.value) }
-        }
+        @OutOfLineOptional var progress: Progress?
         /// The first progress reported since the last drain, and when (on the drainer's clock):
         /// work that reports now and then has each report placed where it was made.
-        @usableFromInline var firstProgress: FirstProgress? {
-            get { storedFirstProgress?.unboxed }
-            set { storedFirstProgress = newValue.map(OutOfLine.value) }
-        }
-        // Both out of line: most mailboxes of a large group never carry progress, and stay small.
-        private var storedProgress: OutOfLine<Progress>?
-        private var storedFirstProgress: OutOfLine<FirstProgress>?
+        @OutOfLineOptional @usableFromInline var firstProgress: FirstProgress?
     }
 
     /// A progress report and when it was made.

@@ -20,25 +20,9 @@ struct GroupProgressTally: Sendable {
         /// Whether it holds the place of a planned step (it began under the step's title and has
         /// not shown yet): the step is not counted twice.
         var claimsPlannedStep = false
-        /// Its units, when it reported progress.
-        var units: Units? {
-            get { storedUnits?.unboxed }
-            set { storedUnits = newValue.map(OutOfLine.value) }
-        }
-        /// ``units``, kept out of line: most parts of a large group report none.
-        private var storedUnits: OutOfLine<Units>?
-
-        init(
-            isRunning: Bool, succeeded: Bool = false, claimsPlannedStep: Bool = false, units: Units? = nil,
-            fraction: Double? = nil, tasks: Int = 1
-        ) {
-            self.isRunning = isRunning
-            self.succeeded = succeeded
-            self.claimsPlannedStep = claimsPlannedStep
-            self.fraction = fraction
-            self.tasks = tasks
-            self.units = units
-        }
+        /// Its units, when it reported progress. (Kept out of line: most parts of a large group
+        /// report none.)
+        @OutOfLineOptional var units: Units? = nil
         /// How far it has gone when it says so without a total of units (a group counting
         /// tasks); otherwise its units' fraction.
         var fraction: Double?

@@ -12,6 +12,25 @@ indirect enum OutOfLine<Value: Hashable & Sendable>: Hashable, Sendable {
     }
 }
 
+/// An optional value kept out of line (see ``OutOfLine``): the property it wraps takes a pointer's
+/// room, and none at all while it is `nil`. For the optional parts of a value most instances never
+/// have; equal and hashed as the value it holds. (A public property cannot take it, its type being
+/// internal: ``WaitAlertSnapshot`` boxes its own with ``OutOfLine``.)
+@propertyWrapper
+@usableFromInline
+struct OutOfLineOptional<Value: Hashable & Sendable>: Hashable, Sendable {
+    private var storage: OutOfLine<Value>?
+
+    init(wrappedValue: Value?) {
+        storage = wrappedValue.map(OutOfLine.value)
+    }
+
+    @usableFromInline var wrappedValue: Value? {
+        get { storage?.unboxed }
+        set { storage = newValue.map(OutOfLine.value) }
+    }
+}
+
 /// A timing kept out of line, shared by the timelines that follow it: a group's rows all follow
 /// their alert's, so ten thousand rows hold one timing instead of ten thousand copies.
 final class SharedTiming: Sendable {

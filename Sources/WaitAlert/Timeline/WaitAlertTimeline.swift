@@ -75,13 +75,9 @@ public struct WaitAlertTimeline: Sendable {
     private(set) var appearedAt: Duration?
     private(set) var textSince: Duration
     private var pendingText: String?
-    /// The latest progress reported, if the work says how far it has gone.
-    private(set) var progress: ReportedProgress? {
-        get { storedProgress?.unboxed }
-        set { storedProgress = newValue.map(OutOfLine.value) }
-    }
-    /// ``progress``, kept out of line: most rows of a large group report none.
-    private var storedProgress: OutOfLine<ReportedProgress>?
+    /// The latest progress reported, if the work says how far it has gone. (Kept out of line: most
+    /// rows of a large group report none.)
+    @OutOfLineOptional private(set) var progress: ReportedProgress?
     /// Whether the work says it is failing while it goes on.
     private(set) var isFailing = false
     /// The rate and time left of ``progress``, out of line and made with the first progress
