@@ -109,15 +109,16 @@ struct Figures {
     }
 
     /// One alert spinning idle on the system clock, its frames turned off the main actor,
-    /// against the least any spinner can do: a dispatch timer writing `\r` and a glyph every
-    /// frame. Both write into the same kind of terminal, which only keeps the bytes.
+    /// against the least a spinner can do: a dispatch timer writing `\r` and a glyph every frame,
+    /// and a thread sleeping from frame to frame that writes them. All write into the same kind
+    /// of terminal, which only keeps the bytes.
     func idleSpinning() async -> [Figure] {
         let seconds = Double(idleSeconds)
         // The process at rest, before any alert of this figure: what measuring itself costs.
         let (restCPU, _) = await Self.idle(seconds: 2, terminal: TimedTerminal())
         let terminal = TimedTerminal()
-        let origin = ContinuousClock.now  // the presenter's clock starts just after
         let overlay = TerminalOverlay(terminal: terminal, colors: .never, integration: .none)
+        let origin = ContinuousClock.now  // the presenter's clock starts just after
         let presenter = WaitAlertPresenter(renderers: [overlay], timing: try! .terminal.with(grace: .zero))
         let alert = showWaitAlert("Working", presenter: presenter)
         try? await Task.sleep(for: .milliseconds(300))
@@ -149,6 +150,11 @@ struct Figures {
         try? await Task.sleep(for: .milliseconds(300))
         let (bareCPU, bareMeasured) = await Self.idle(seconds: idleSeconds, terminal: bare)
         spinner.stop()
+        let threadTerminal = TimedTerminal()
+        let threadSpinner = BareThreadSpinner(terminal: threadTerminal)
+        try? await Task.sleep(for: .milliseconds(300))
+        let (bareThreadCPU, _) = await Self.idle(seconds: idleSeconds, terminal: threadTerminal)
+        threadSpinner.stop()
 
         let bytesPerSecond = Double(measured.bytes) / seconds
         let bareBytesPerSecond = Double(bareMeasured.bytes) / seconds
@@ -161,7 +167,8 @@ struct Figures {
             Figure(
                 name: "idle spinning CPU", measured: "\(format(cpu * 1000, 2)) ms/s",
                 baseline:
-                    "bare spinner \(format(bareCPU * 1000, 2)); via main actor \(format(mainCPU * 1000, 2)); "
+                    "bare spinner \(format(bareCPU * 1000, 2)) (a dispatch timer), "
+                    + "\(format(bareThreadCPU * 1000, 2)) (a thread); via main actor \(format(mainCPU * 1000, 2)); "
                     + "at rest \(format(restCPU * 1000, 2))",
                 budget: "≤ 1 ms/s above rest (\(format((cpu - restCPU) * 1000, 2)))",
                 passed: (cpu - restCPU) * 1000 <= 1),

@@ -298,6 +298,33 @@ final class BareSpinner {
     func stop() { timer.cancel() }
 }
 
+/// The least a spinner on a thread of its own can do: a thread that sleeps until each 80 ms frame
+/// and writes `\r` and the next glyph. One wake-up and one write a frame: the floor of idle
+/// spinning.
+final class BareThreadSpinner: Sendable {
+    private let running = Atomic(true)
+
+    init(terminal: TimedTerminal) {
+        let frames = Spinner.brailleDots.frames.map { Array(("\r" + $0).utf8) }
+        DispatchQueue(label: "BareThreadSpinner").async { [self] in
+            var next = ContinuousClock.now
+            var index = 0
+            while running.load(ordering: .relaxed) {
+                next += .milliseconds(80)
+                let nanoseconds = max(next - ContinuousClock.now, .zero).attoseconds / 1_000_000_000
+                var request = timespec(
+                    tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+                var remaining = timespec()
+                while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+                _ = terminal.write(frames[index])
+                index = (index + 1) % frames.count
+            }
+        }
+    }
+
+    func stop() { running.store(false, ordering: .relaxed) }
+}
+
 /// Counts the snapshots each alert is drawn with. It draws no frames itself, so it leaves the
 /// presenter's choice of which alerts to animate to the overlay.
 @MainActor
