@@ -13,16 +13,24 @@ import WaitAlert
 
 let arguments = Set(CommandLine.arguments.dropFirst())
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
-guard arguments.subtracting(only.map { ["--only=\($0)"] } ?? []).isSubset(of: ["--quick", "--check"]) else {
+let groups: Set = [
+    "update", "storm", "text", "fast", "memory", "flood", "idle", "tasks", "region", "scale", "estimator", "iteration",
+]
+/// The groups to run, in their usual order: `--only=fast,idle` runs two.
+let chosen = only.map { Set($0.split(separator: ",").map(String.init)) }
+guard arguments.subtracting(only.map { ["--only=\($0)"] } ?? []).isSubset(of: ["--quick", "--check"]),
+    chosen.map({ !$0.isEmpty && $0.isSubset(of: groups) }) ?? true
+else {
     print(
-        "usage: wait-alert-bench [--quick] [--check] [--only=update|storm|text|fast|memory|flood|idle|tasks|region|scale|estimator|iteration]"
+        "usage: wait-alert-bench [--quick] [--check] [--only=GROUP[,GROUP…]]\n"
+            + "groups: update, storm, text, fast, memory, flood, idle, tasks, region, scale, estimator, iteration"
     )
     exit(2)
 }
 
 let figures = Figures(quick: arguments.contains("--quick"))
 var rows: [Figure] = []
-func wanted(_ name: String) -> Bool { only == nil || only == name }
+func wanted(_ name: String) -> Bool { chosen?.contains(name) ?? true }
 if wanted("update") { rows += await figures.updateCost() }
 if wanted("storm") { rows.append(await figures.updateStorm()) }
 if wanted("text") { rows.append(await figures.textChange()) }
