@@ -13,7 +13,7 @@ import WaitAlert
 
 let arguments = Set(CommandLine.arguments.dropFirst())
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
-let groups: Set = [
+let groups = [
     "update", "storm", "text", "fast", "memory", "flood", "idle", "tasks", "region", "scale", "estimator", "iteration",
 ]
 /// The groups to run, in their usual order: `--only=fast,idle` runs two.
@@ -23,7 +23,7 @@ guard arguments.subtracting(only.map { ["--only=\($0)"] } ?? []).isSubset(of: ["
 else {
     print(
         "usage: wait-alert-bench [--quick] [--check] [--only=GROUP[,GROUP…]]\n"
-            + "groups: update, storm, text, fast, memory, flood, idle, tasks, region, scale, estimator, iteration"
+            + "groups: \(groups.joined(separator: ", "))"
     )
     exit(2)
 }
