@@ -1,28 +1,18 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// Turns the spinner glyphs of an overlay's rows on a thread of its own, off the main actor.
+/// Turns the spinner glyphs of an overlay's rows on a timer of its own, off the main actor.
 ///
 /// A spinner's frame is a function of time, so between two draws of the region nothing else is
 /// needed to animate it: the overlay hands over, with each draw, where its glyphs are and which
 /// spinner each shows (a ``Plan``); on every frame of the shared grid the ticker writes the glyphs
-/// that changed, as the region's own glyph-only rewrite would. Each frame costs one wake-up of a
-/// thread sleeping until the frame (`nanosleep`) and one write — half the CPU of a dispatch
-/// timer, which re-arms a timer and hands each firing from dispatch's timer thread to a worker —
-/// and the main actor sleeps until a text, a phase or a decoration changes.
+/// that changed, as the region's own glyph-only rewrite would. Each frame costs one timer wake-up
+/// on a dispatch thread and one write, and the main actor sleeps until a text, a phase or a
+/// decoration changes.
 ///
 /// Draws and frames never interleave: the overlay draws inside ``draw(_:)``, which holds the same
 /// lock as a frame, adopts the glyphs the ticker wrote meanwhile, and hands over the next plan.
-/// The thread sleeps from frame to frame only while a plan has glyphs to turn; it ends at the
-/// next frame after the last glyph stops, and a later draw with glyphs starts it again.
+/// The timer runs only while a plan has glyphs to turn.
 final class SpinnerTicker: Sendable {
     /// A glyph on screen and the spinner it shows.
     typealias Slot = SpinnerSlot
@@ -64,17 +54,14 @@ final class SpinnerTicker: Sendable {
 
     private struct State {
         var plan = Plan()
-        /// The frame grid's step while glyphs turn; `nil` once none does.
-        var interval: Duration?
-        /// Whether the frame loop runs (it may be sleeping until its next frame).
-        var looping = false
+        var timer: (any DispatchSourceTimer)?
+        var interval = Duration.zero
     }
 
     private let state = Mutex(State())
     private let now: @Sendable () -> Duration
     /// Writes a frame (or drops it, while nothing may be drawn).
     private let write: @Sendable ([UInt8]) -> Void
-    /// Where the frame loop runs: a serial queue of its own, so a thread of its own while it runs.
     private let queue = DispatchQueue(label: "WaitAlert.SpinnerTicker", qos: .utility)
 
     /// A ticker that reads the presenter's clock with `now` and writes frames with `write`.
@@ -83,14 +70,21 @@ final class SpinnerTicker: Sendable {
         self.write = write
     }
 
+    deinit {
+        state.withLock { $0.timer?.cancel() }
+    }
+
     /// Runs `draw` (which writes the region) while no frame can be written, with the glyphs on
-    /// screen now by line; hands over the plan it returns and turns the glyphs while it has some.
+    /// screen now by line; hands over the plan it returns and runs the timer while it has glyphs.
     func draw(_ draw: ([Int: String]) -> Plan) {
         state.withLock { state in
             var onScreen: [Int: String] = [:]
             for (slot, glyph) in zip(state.plan.slots, state.plan.shown) { onScreen[slot.line] = glyph }
             state.plan = draw(onScreen)
-            turn(&state, every: state.plan.slots.map(\.interval).min())
+            let interval = state.plan.slots.map(\.interval).min()
+            if interval != state.interval || (interval != nil) != (state.timer != nil) {
+                restart(&state, every: interval)
+            }
         }
     }
 
@@ -98,7 +92,7 @@ final class SpinnerTicker: Sendable {
     func stop() {
         state.withLock { state in
             state.plan = Plan()
-            turn(&state, every: nil)
+            restart(&state, every: nil)
         }
     }
 
@@ -111,40 +105,22 @@ final class SpinnerTicker: Sendable {
         }
     }
 
-    /// Turns the glyphs every `interval` on the shared frame grid (multiples of `interval` on
-    /// the presenter's clock), or stops with `nil`. A new step applies from the loop's next frame.
-    private func turn(_ state: inout State, every interval: Duration?) {
-        state.interval = interval.flatMap { $0 > .zero ? $0 : nil }
-        guard state.interval != nil, !state.looping else { return }
-        state.looping = true
-        // Weak: a ticker the overlay let go ends its loop at the next frame.
-        queue.async { [weak self] in
-            while let ticker = self, let wait = ticker.untilNextFrame() {
-                Self.sleep(wait)
-                ticker.tick()
-            }
-        }
-    }
-
-    /// How long until the next step of the frame grid (just past it), or `nil` to end the loop.
-    private func untilNextFrame() -> Duration? {
-        state.withLock { state -> Duration? in
-            guard let interval = state.interval else {
-                state.looping = false
-                return nil
-            }
-            let step = interval.attoseconds
-            let elapsed = now().attoseconds
-            let untilNext = step - ((elapsed % step) + step) % step
-            return Duration(attoseconds: untilNext) + .microseconds(1)
-        }
-    }
-
-    /// Sleeps `duration` on the monotonic clock, through signals.
-    private static func sleep(_ duration: Duration) {
-        let nanoseconds = duration.attoseconds / 1_000_000_000
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    /// A timer on the shared frame grid (multiples of `interval` on the presenter's clock), or none.
+    private func restart(_ state: inout State, every interval: Duration?) {
+        state.timer?.cancel()
+        state.timer = nil
+        state.interval = interval ?? .zero
+        guard let interval, interval > .zero else { return }
+        let step = interval.attoseconds
+        let elapsed = now().attoseconds
+        let untilNext = step - ((elapsed % step) + step) % step
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(
+            deadline: .now() + .nanoseconds(Int(untilNext / 1_000_000_000) + 1_000),  // just past the step
+            repeating: .nanoseconds(Int(step / 1_000_000_000)),
+            leeway: .milliseconds(1))
+        timer.setEventHandler { [weak self] in self?.tick() }
+        timer.resume()
+        state.timer = timer
     }
 }
