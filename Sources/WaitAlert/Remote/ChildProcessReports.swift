@@ -47,10 +47,10 @@ final class ChildProcessReports {
     static func serve(_ presenter: WaitAlertPresenter) {
         guard !tried else { return }
         tried = true
-        guard let listener = EventSocket.listen() else { return }
+        guard let inbox = Inbox(), let listener = EventSocket.listen() else { return }
         setenv(EventSocket.variable, listener.path, 1)
         ProcessExit.add(.restore) { listener.remove() }
-        let reports = ChildProcessReports(presenter: presenter)
+        let reports = ChildProcessReports(presenter: presenter, inbox: inbox)
         serving = reports
         isServing.store(true, ordering: .relaxed)
         let reader = Reader(listener: listener.descriptor, inbox: reports.inbox)
@@ -108,9 +108,9 @@ final class ChildProcessReports {
         return false
     }
 
-    private init(presenter: WaitAlertPresenter) {
+    private init(presenter: WaitAlertPresenter, inbox: Inbox) {
         self.presenter = presenter
-        inbox = Inbox()
+        self.inbox = inbox
         inbox.reports = self
     }
 
@@ -184,12 +184,31 @@ final class ChildProcessReports {
 
 /// The messages from the reader thread to the main actor, and the main actor's answers to new
 /// connections.
+///
+/// The reader thread sleeps in `poll` until a descriptor has something for it, with no timeout:
+/// the main actor wakes it through a pipe when it answers a connection, and when what it applied
+/// lets reading go on (the waiting batches fall below ``ChildProcessReports/pendingLimit``). A
+/// program that reports nothing costs no wake-up.
 private final class Inbox: Sendable {
     private let state = Mutex<(messages: [ChildProcessReports.Message], draining: Bool, decisions: [Int: Bool])>(
         ([], false, [:]))
     /// Batches handed over and not applied yet.
     let pending = Atomic<Int>(0)
     nonisolated(unsafe) weak var reports: ChildProcessReports?
+    /// The pipe that wakes the reader thread: it polls the read end.
+    let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    init?() {
+        guard let (read, write) = Platform.nonBlockingPipe() else { return nil }
+        (wakeRead, wakeWrite) = (read, write)
+    }
+
+    /// Wakes the reader thread from `poll`. A full pipe already wakes it.
+    private func wakeReader() {
+        var byte = UInt8(1)
+        _ = write(wakeWrite, &byte, 1)
+    }
 
     /// Hands `message` to the main actor (which applies the messages in the order they came).
     func send(_ message: ChildProcessReports.Message) {
@@ -210,12 +229,16 @@ private final class Inbox: Sendable {
             defer { state.messages = [] }
             return state.messages
         }
-        pending.subtract(messages.count, ordering: .relaxed)
+        let (before, after) = pending.subtract(messages.count, ordering: .sequentiallyConsistent)
+        // The reader stopped reading at the limit and sleeps until woken. It drains the pipe
+        // before it reads `pending` again, so it sees this count or is woken by this byte.
+        if before >= ChildProcessReports.pendingLimit, after < ChildProcessReports.pendingLimit { wakeReader() }
         return messages
     }
 
     func decide(_ connection: Int, accepted: Bool) {
         state.withLock { $0.decisions[connection] = accepted }
+        wakeReader()
     }
 
     func takeDecisions() -> [Int: Bool] {
@@ -251,7 +274,10 @@ private final class Reader: @unchecked Sendable {
 
     func run() {
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        var woken = false
         while true {
+            // The wake-up bytes go first: what woke the thread is read after them.
+            if woken { Platform.discardPending(inbox.wakeRead) }
             for (connection, accepted) in inbox.takeDecisions() {
                 guard var peer = connections[connection] else { continue }
                 guard accepted, EventSocket.send(Array(EventSocket.hello.utf8), on: peer.descriptor) else {
@@ -261,14 +287,18 @@ private final class Reader: @unchecked Sendable {
                 peer.isAccepted = true
                 connections[connection] = peer
             }
-            let reading = inbox.pending.load(ordering: .relaxed) < ChildProcessReports.pendingLimit
+            let reading = inbox.pending.load(ordering: .sequentiallyConsistent) < ChildProcessReports.pendingLimit
             let watched = reading ? connections.keys.sorted() : []
-            var requests = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            var requests = [
+                pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+            ]
             requests += watched.map { pollfd(fd: connections[$0]!.descriptor, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&requests, nfds_t(requests.count), 20)
+            let ready = poll(&requests, nfds_t(requests.count), -1)
             guard ready > 0 else { continue }
-            if requests[0].revents != 0 { accept() }
-            for (index, connection) in watched.enumerated() where requests[index + 1].revents != 0 {
+            woken = requests[0].revents != 0
+            if requests[1].revents != 0 { accept() }
+            for (index, connection) in watched.enumerated() where requests[index + 2].revents != 0 {
                 read(connection, into: &buffer)
             }
         }

@@ -112,18 +112,8 @@ final class OutputRelay: Sendable {
     }
 
     let state = Mutex(State())
-    /// The write end of the pipe that wakes the relay thread, and its read end.
-    private let wakeWrite: Int32
-    private let wakeRead: Int32
 
-    private init?(channels: [Channel]) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        (wakeRead, wakeWrite) = (ends[0], ends[1])
+    private init(channels: [Channel]) {
         state.withLock { state in
             state.channels = channels
             for channel in channels { state.lines[channel.stream] = OutputLines() }
@@ -256,7 +246,6 @@ final class OutputRelay: Sendable {
     private func run() {
         let channels = state.withLock { $0.channels }
         var descriptors = channels.map { pollfd(fd: $0.controller, events: Int16(POLLIN), revents: 0) }
-        descriptors.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
         while true {
             // Sleeps until output comes, or until an unfinished line is due to show.
             let timeout = state.withLock { state -> Int32 in
@@ -268,8 +257,6 @@ final class OutputRelay: Sendable {
             for index in descriptors.indices { descriptors[index].revents = 0 }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0, errno != EINTR { return }
-            var byte = UInt8(0)
-            while read(wakeRead, &byte, 1) > 0 {}
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
                 let now = Platform.monotonicNow()
                 drain(&state, at: now)

@@ -108,6 +108,24 @@ package enum Platform {
         return (controller, device)
     }
 
+    /// A new pipe, both ends close-on-exec and non-blocking: how a signal handler or another
+    /// thread wakes a thread that waits in `poll`. `nil` when the process has no descriptor left.
+    package static func nonBlockingPipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// Reads and drops whatever the non-blocking `descriptor` holds, without waiting.
+    package static func discardPending(_ descriptor: Int32) {
+        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        while withUnsafeMutableBytes(of: &bytes, { read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
     /// The monotonic clock's time, from an arbitrary origin.
     package static func monotonicNow() -> Duration {
         var time = timespec()

@@ -19,13 +19,7 @@ extension TerminalGuard {
         _ = stops.load(ordering: .relaxed)
         _ = clearTaskbarCount.load(ordering: .relaxed)
         _ = ProcessGroupGuard.group.load(ordering: .relaxed)
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        let (readEnd, writeEnd) = (ends[0], ends[1])
+        guard let (readEnd, writeEnd) = Platform.nonBlockingPipe() else { return }
         notifyDescriptor.store(writeEnd, ordering: .sequentiallyConsistent)
         let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global(qos: .userInteractive))
         source.setEventHandler {
