@@ -90,8 +90,7 @@ extension WaitAlertReporter {
         do { try await operation(reporter) } catch { failure = error }
         let endedAt = session.clock.now()
         cancellation.leave()
-        let outcome = WaitAlertOutcome(
-            failure.map { .failure($0) } ?? .success(()), title: title, success: nil, failure: nil)
+        let outcome = failure.map { WaitAlertOutcome($0, title: title, failure: nil) } ?? .success(nil)
         try await finishAlert(session, of: presenter, mailbox: mailbox, outcome: outcome, error: failure, at: endedAt)
         if let failure { throw failure }
     }

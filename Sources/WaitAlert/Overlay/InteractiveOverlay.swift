@@ -229,6 +229,9 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         updateGuard()
         let taken = region.takeLinesAbove()
         let taskbar = region.taskbarUpdate()
+        // Nothing on screen and nothing to show (an alert that ends within its grace delay): no
+        // frame to compose. With a capture on, a frame also prints what the program wrote.
+        if desired.isEmpty, taken.isEmpty, taskbar == nil, screen.isEmpty, relay == nil { return }
         let taskbarBytes = taskbar.map { Array($0.sequence.utf8) } ?? []
         // A taskbar state shown is flagged before its bytes go out, and a clear only after:
         // whatever ends the program between the two still clears it.
