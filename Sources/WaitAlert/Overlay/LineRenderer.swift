@@ -105,7 +105,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         guard let printed = alerts[alert] else { return nil }
         let heartbeat = printed.isRunning ? (lastLine ?? printed.began) + heartbeatInterval : nil
         let held = printed.isHolding ? printed.at + minimumInterval : nil
-        return [heartbeat, held].compactMap { $0 }.min()
+        return earliest(heartbeat, held)
     }
 
     public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {

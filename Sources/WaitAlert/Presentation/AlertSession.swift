@@ -197,15 +197,15 @@ final class AlertSession {
     func nextDeadline(after now: Duration) -> Duration? {
         let slot = isHidden ? nil : timeline.nextTextSlot
         mailbox.arm(slot.map { $0 <= now } ?? false)
-        var deadlines = [timeline.nextDeadline]
-        if let slot, slot > now { deadlines.append(slot) }
+        var deadline = timeline.nextDeadline
+        if let slot, slot > now { deadline = earliest(deadline, slot) }
         // Progress shows on the frame grid: a report wakes the alert at once when a frame has
         // passed since progress last showed; otherwise the alert wakes at the next frame, once,
         // for what came meanwhile.
         if !isHidden, timeline.phase.isOnScreen, timeline.outcome == nil {
             if let until = progressShownUntil, until > now {
                 mailbox.armProgress(false)
-                deadlines.append(until)
+                deadline = earliest(deadline, until)
             } else {
                 mailbox.armProgress(true)
             }
@@ -213,7 +213,7 @@ final class AlertSession {
             mailbox.armProgress(false)
         }
         if wantsFrames, wakesForSpinner || timeline.phase != .visible {
-            deadlines.append(timeline.nextFrame(after: now))  // with spinners turned elsewhere, fades only
+            deadline = earliest(deadline, timeline.nextFrame(after: now))  // with spinners turned elsewhere, fades only
         }
         if !wantsSpinnerFrames, !isHidden, timeline.progress != nil || group?.tally.isDeterminate == true,
             timeline.phase.isOnScreen,
@@ -222,12 +222,11 @@ final class AlertSession {
             // Nothing animates this alert: its progress is taken on each whole second of the clock
             // (every such alert at once), and when it stalls.
             let second = Duration.seconds(1).attoseconds
-            deadlines.append(Duration(attoseconds: (now.attoseconds / second + 1) * second))
-            for stall in [timeline.progressStallsAt, group?.tally.stallsAt] {
-                if let stall, stall > now { deadlines.append(stall) }
-            }
+            deadline = earliest(deadline, Duration(attoseconds: (now.attoseconds / second + 1) * second))
+            if let stall = timeline.progressStallsAt, stall > now { deadline = earliest(deadline, stall) }
+            if let stall = group?.tally.stallsAt, stall > now { deadline = earliest(deadline, stall) }
         }
-        return deadlines.compactMap { $0 }.min()
+        return deadline
     }
 }
 

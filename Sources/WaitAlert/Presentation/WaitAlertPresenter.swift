@@ -155,7 +155,7 @@ public final class WaitAlertPresenter {
         batchDepth += 1  // a renderer that changes what it animates while flushing starts no batch
         renderers.forEach { $0.frames?.flush(at: now) }
         batchDepth -= 1
-        scheduler.schedule(heldBack, at: renderers.compactMap { $0.frames?.heldBackUntil }.min())
+        scheduler.schedule(heldBack, at: renderers.reduce(nil) { earliest($0, $1.frames?.heldBackUntil) })
     }
 
     /// Steps every group whose child tasks changed in the batch, the most recent first (a child
@@ -232,8 +232,7 @@ public final class WaitAlertPresenter {
             session.model.complete(completion)
             remove(session)
         } else if sessions[id] != nil {
-            let redraws = renderers.compactMap { $0.redrawDeadline(for: id) }
-            scheduler.schedule(id, at: ([step.nextDeadline].compactMap { $0 } + redraws).min())
+            scheduler.schedule(id, at: renderers.reduce(step.nextDeadline) { earliest($0, $1.redrawDeadline(for: id)) })
         }
     }
 

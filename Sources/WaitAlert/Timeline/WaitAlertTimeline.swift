@@ -241,11 +241,10 @@ extension WaitAlertTimeline {
     public var nextDeadline: Duration? {
         switch phase {
         case .pending:
-            return [appearDeadline, timeoutDeadline].compactMap { $0 }.min()
+            return earliest(appearDeadline, timeoutDeadline)
         case .appearing, .visible:
-            var candidates = [holdDeadline, timeoutDeadline]
-            if phase == .appearing { candidates.append(visibleAt) }
-            return candidates.compactMap { $0 }.min()
+            let deadline = earliest(holdDeadline, timeoutDeadline)
+            return phase == .appearing ? earliest(deadline, visibleAt) : deadline
         case .lingering:
             return fadeAt
         case .fading:
