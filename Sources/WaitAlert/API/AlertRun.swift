@@ -45,7 +45,7 @@ func runAlert<Value: Sendable, Reporter: Sendable>(
         cancellation.cancel()
     }
     let ending = finished.ending
-    // Work with no ending was cancelled before it started.
+    // The work always records its ending; none would count as cancelled.
     let error: (any Error)? = if let ending { ending.failure } else { CancellationError() }
     let outcome =
         if let error { WaitAlertOutcome(error, title: title, failure: failure) } else {

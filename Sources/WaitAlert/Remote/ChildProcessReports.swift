@@ -47,7 +47,12 @@ final class ChildProcessReports {
     static func serve(_ presenter: WaitAlertPresenter) {
         guard !tried else { return }
         tried = true
-        guard let inbox = Inbox(), let listener = EventSocket.listen() else { return }
+        guard let listener = EventSocket.listen() else { return }
+        guard let inbox = Inbox() else {
+            systemClose(listener.descriptor)
+            listener.remove()
+            return
+        }
         setenv(EventSocket.variable, listener.path, 1)
         ProcessExit.add(.restore) { listener.remove() }
         let reports = ChildProcessReports(presenter: presenter, inbox: inbox)
@@ -256,6 +261,10 @@ private final class Reader: @unchecked Sendable {
     private let inbox: Inbox
     private var next = 0
     private var connections: [Int: Peer] = [:]
+    /// While the process has no descriptor left for a new connection: when to try accepting
+    /// again. The waiting connection keeps the listener readable, so polling it meanwhile would
+    /// spin.
+    private var acceptAgainAt: ContinuousClock.Instant?
 
     private struct Peer {
         var descriptor: Int32
@@ -289,12 +298,21 @@ private final class Reader: @unchecked Sendable {
             }
             let reading = inbox.pending.load(ordering: .sequentiallyConsistent) < ChildProcessReports.pendingLimit
             let watched = reading ? connections.keys.sorted() : []
+            var timeout: Int32 = -1
+            if let again = acceptAgainAt {
+                let left = again - .now
+                if left <= .zero {
+                    acceptAgainAt = nil
+                } else {
+                    timeout = Int32(clamping: Int((left / .milliseconds(1)).rounded(.up)))
+                }
+            }
             var requests = [
                 pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: acceptAgainAt == nil ? listener : -1, events: Int16(POLLIN), revents: 0),
             ]
             requests += watched.map { pollfd(fd: connections[$0]!.descriptor, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&requests, nfds_t(requests.count), -1)
+            let ready = poll(&requests, nfds_t(requests.count), timeout)
             guard ready > 0 else { continue }
             woken = requests[0].revents != 0
             if requests[1].revents != 0 { accept() }
@@ -307,7 +325,12 @@ private final class Reader: @unchecked Sendable {
     private func accept() {
         while true {
             let descriptor = systemAccept(listener)
-            guard descriptor >= 0 else { return }
+            guard descriptor >= 0 else {
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    acceptAgainAt = .now + .milliseconds(100)
+                }
+                return
+            }
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             next += 1
@@ -358,3 +381,6 @@ private final class Reader: @unchecked Sendable {
 
 /// The C library's `accept`, which ``Reader``'s own method shadows inside it.
 private func systemAccept(_ listener: Int32) -> Int32 { accept(listener, nil, nil) }
+
+/// The C library's `close`, which ``ChildProcessReports``'s own method shadows inside it.
+private func systemClose(_ descriptor: Int32) { close(descriptor) }
