@@ -114,8 +114,10 @@ struct Figures {
     /// of terminal, which only keeps the bytes.
     func idleSpinning() async -> [Figure] {
         let seconds = Double(idleSeconds)
-        // The process at rest, before any alert of this figure: what measuring itself costs.
-        let (restCPU, _) = await Self.idle(seconds: 2, terminal: TimedTerminal())
+        // The process at rest, before any alert of this figure: what measuring itself costs. It
+        // also holds the one-off start of the threads and timers the figures use, so the window
+        // after the alert has gone counts as rest too, and the lower of the two is the rest.
+        let (restBeforeCPU, _) = await Self.idle(seconds: 2, terminal: TimedTerminal())
         let terminal = TimedTerminal()
         let overlay = TerminalOverlay(terminal: terminal, colors: .never, integration: .none)
         let origin = ContinuousClock.now  // the presenter's clock starts just after
@@ -126,6 +128,7 @@ struct Figures {
         alert.dismiss()
         try? await Task.sleep(for: .seconds(2))  // its final message read and faded
         let (quietCPU, quiet) = await Self.idle(seconds: 2, terminal: terminal)
+        let restCPU = min(restBeforeCPU, quietCPU)
         let interval = Spinner.brailleDots.interval
         let lateness = measured.instants.map { instant -> Double in
             let since = (instant - origin).attoseconds
@@ -178,7 +181,8 @@ struct Figures {
                 baseline: "—", budget: "p99 ≤ 5 ms", passed: p99 <= 5 && !lateness.isEmpty),
             Figure(
                 name: "nothing on screen, 2 s", measured: "\(quiet.writes) writes, \(format(quietCPU * 1000, 2)) ms/s",
-                baseline: "at rest \(format(restCPU * 1000, 2)) ms/s", budget: "no write", passed: quiet.writes == 0),
+                baseline: "at rest before the alert \(format(restBeforeCPU * 1000, 2)) ms/s", budget: "no write",
+                passed: quiet.writes == 0),
         ] + (await idleRows(oneRow: (bytesPerSecond, cpu * 100, measured.writes), restCPU: restCPU))
     }
 
