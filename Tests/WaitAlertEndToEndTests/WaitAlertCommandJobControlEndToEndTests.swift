@@ -123,8 +123,10 @@
             }
 
             /// `wait-alert` started under job control whose group was orphaned since (its parent
-            /// exited), then sent `SIGTSTP`: its own stop is discarded, so the command it stopped is
-            /// continued and the run still ends.
+            /// exited), then sent `SIGTSTP` once its alert is up (past the grace delay, so the
+            /// overlay's own handler takes the stop): its own stop is discarded, so the command it
+            /// stopped is continued, its later lines are still shown, and the run still ends with
+            /// its final line.
             @Test func aStopDiscardedForWaitAlertDoesNotLeaveTheCommandStopped() async throws {
                 let flag = Command.temporaryPath("orphan-flag")
                 let pidFile = Command.temporaryPath("orphan-pid")
@@ -156,10 +158,13 @@
                     return entry.group == pid && entry.parent != shell.pid
                         && !ProcessTable.children(of: shell.pid).contains(entry.parent)
                 }
-                try await shell.waitFor(text: "tick 1")  // wait-alert knows the command's group
+                try await shell.waitFor(text: "tick 20")  // a second in: the alert is up
                 kill(tool, SIGTSTP)
                 try await Self.waitUntil(shell, group: group, isStopped: true)
                 try await Self.waitUntil(shell, group: group, isStopped: false)
+                let last = shell.text.split(separator: "\n").last { $0.hasPrefix("tick ") }
+                let next = (last.flatMap { Int($0.dropFirst(5)) } ?? 20) + 3
+                try await shell.waitFor(text: "tick \(next)")  // lines after the stop still show
                 Self.create(flag)
                 #expect(try await shell.waitForExit() == .exited(0), "\(shell.report)")
                 #expect(shell.text.contains("✔ Orphaned ("), "\(shell.report)")

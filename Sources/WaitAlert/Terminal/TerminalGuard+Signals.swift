@@ -29,6 +29,7 @@ extension TerminalGuard {
                 switch Int32(signal) {
                 case SIGINT: handlers.interrupt()
                 case SIGCONT: handlers.resume()
+                case SIGTSTP: checkForDiscardedStop(after: stops.load(ordering: .sequentiallyConsistent))
                 default: handlers.resize()
                 }
             }
@@ -121,16 +122,9 @@ extension TerminalGuard {
             suspended.store(true, ordering: .relaxed)
             putBack(SIGTSTP)
             raise(SIGTSTP)  // stops the program once this handler returns
+            notify(SIGTSTP)  // read once the program runs again: see checkForDiscardedStop(after:)
         case SIGCONT:
-            if let index = guardedSignals.firstIndex(of: SIGTSTP), context.installed[index] {
-                sigaction(SIGTSTP, context.handlerAction, nil)
-            }
-            suspended.store(false, ordering: .relaxed)
-            TerminalOutput.quieted.store(false, ordering: .sequentiallyConsistent)
-            ProcessGroupGuard.continueFromSignal()
-            // Also a job started in the background and brought to the foreground (`fg` sends
-            // SIGCONT): the overlay checks where it now is and draws if it may.
-            notify(SIGCONT)
+            resumeAfterStop()
         default:
             ProcessGroupGuard.killFromSignal()
             restoreFromSignal()
@@ -147,6 +141,36 @@ extension TerminalGuard {
     private static func cancelsWork(_ signal: Int32) -> Bool {
         (signal == SIGTERM || signal == SIGHUP)
             && ProcessGroupGuard.terminationCancels.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// What `SIGCONT` does after a stop: the `SIGTSTP` handler back, the overlay free to draw,
+    /// the processes it stopped continued, and the overlay told. Async-signal-safe.
+    private static func resumeAfterStop() {
+        if let index = guardedSignals.firstIndex(of: SIGTSTP), context.installed[index] {
+            sigaction(SIGTSTP, context.handlerAction, nil)
+        }
+        suspended.store(false, ordering: .relaxed)
+        TerminalOutput.quieted.store(false, ordering: .sequentiallyConsistent)
+        ProcessGroupGuard.continueFromSignal()
+        // Also a job started in the background and brought to the foreground (`fg` sends
+        // SIGCONT): the overlay checks where it now is and draws if it may.
+        notify(SIGCONT)
+    }
+
+    /// A stop the system discarded — the program's process group was orphaned since it started
+    /// (the shell that started it in the background exited) — is followed by no `SIGCONT`, and
+    /// the overlay would stay quiet for good, every later line lost. The handler's note of the
+    /// stop is read by a thread that runs only while the program does: still suspended a moment
+    /// later, with no stop since, the program was never stopped, and it resumes as after
+    /// `SIGCONT`. (After a real stop the moment is long past when the note is read; `SIGCONT`'s
+    /// own handler has then resumed, or resumes alongside, to the same effect.)
+    private static func checkForDiscardedStop(after stop: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
+            guard suspended.load(ordering: .relaxed), stops.load(ordering: .sequentiallyConsistent) == stop else {
+                return
+            }
+            resumeAfterStop()
+        }
     }
 
     private static func putBack(_ signal: Int32) {
