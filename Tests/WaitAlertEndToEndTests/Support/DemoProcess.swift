@@ -163,6 +163,10 @@
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) < 0, errno == EINTR {}
             }
+            // The program was started in a session and process group of its own: whatever it left
+            // in that group (a process relaying its output after it exited, a child it started)
+            // ends with the test, and cannot go on using the machine under the tests after it.
+            _ = Glibc.kill(-pid, SIGKILL)
             if readDescriptor >= 0 { close(readDescriptor) }
             if slaveDescriptor >= 0 { close(slaveDescriptor) }
         }
