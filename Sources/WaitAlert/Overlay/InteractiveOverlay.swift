@@ -239,11 +239,11 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             TerminalGuard.taskbarShown.store(true, ordering: .sequentiallyConsistent)
         }
         if let ticker {
-            ticker.draw { onScreen in
+            ticker.draw { onScreen, previous in
                 drawingWithTicker = true
                 defer { drawingWithTicker = false }
                 screen.adoptGlyphs(onScreen)
-                return tickerPlan(writeFrame(taskbarBytes, desired, taken.map(\.styled)))
+                return tickerPlan(writeFrame(taskbarBytes, desired, taken.map(\.styled)), reusing: previous)
             }
         } else {
             writeFrame(taskbarBytes, desired, taken.map(\.styled))
@@ -318,16 +318,18 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     /// The glyphs the ticker turns until the next draw: the running rows drawn with a spinner
     /// whose glyph it can rewrite alone.
-    private func tickerPlan(_ drawn: [(key: Key, line: OverlayScreen.Line)]) -> SpinnerTicker.Plan {
+    private func tickerPlan(
+        _ drawn: [(key: Key, line: OverlayScreen.Line)], reusing previous: SpinnerTicker.Plan
+    ) -> SpinnerTicker.Plan {
         var plan = SpinnerTicker.Plan()
         guard !region.isDetached, !stopped else { return plan }
         for (index, entry) in drawn.enumerated() {
             guard var slot = region.spinner(of: entry.key), let glyph = entry.line.glyph,
-                screen.turnsGlyph(ofLine: index, through: slot.frames)
+                screen.turnsGlyph(ofLine: index, throughFramesOfWidth: slot.frameWidth)
             else { continue }
             slot.line = index
             slot.indent = entry.line.indent
-            plan.append(slot, showing: glyph)
+            plan.append(slot, showing: glyph, reusing: previous)
         }
         return plan
     }

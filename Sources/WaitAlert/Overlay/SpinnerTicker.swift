@@ -1,18 +1,28 @@
 import Dispatch
 import Synchronization
 
-/// Turns the spinner glyphs of an overlay's rows on a timer of its own, off the main actor.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Turns the spinner glyphs of an overlay's rows on a thread of its own, off the main actor.
 ///
 /// A spinner's frame is a function of time, so between two draws of the region nothing else is
 /// needed to animate it: the overlay hands over, with each draw, where its glyphs are and which
 /// spinner each shows (a ``Plan``); on every frame of the shared grid the ticker writes the glyphs
-/// that changed, as the region's own glyph-only rewrite would. Each frame costs one timer wake-up
-/// on a dispatch thread and one write, and the main actor sleeps until a text, a phase or a
-/// decoration changes.
+/// that changed, as the region's own glyph-only rewrite would. Each frame costs one wake-up of a
+/// thread sleeping until the frame (`nanosleep`) and one write — half the CPU of a dispatch
+/// timer, which re-arms a timer and hands each firing from dispatch's timer thread to a worker —
+/// and the main actor sleeps until a text, a phase or a decoration changes.
 ///
 /// Draws and frames never interleave: the overlay draws inside ``draw(_:)``, which holds the same
 /// lock as a frame, adopts the glyphs the ticker wrote meanwhile, and hands over the next plan.
-/// The timer runs only while a plan has glyphs to turn.
+/// The thread sleeps from frame to frame only while a plan has glyphs to turn; it ends at the
+/// next frame after the last glyph stops, and a later draw with glyphs starts it again.
 final class SpinnerTicker: Sendable {
     /// A glyph on screen and the spinner it shows.
     typealias Slot = SpinnerSlot
@@ -21,47 +31,85 @@ final class SpinnerTicker: Sendable {
     struct Plan {
         private(set) var slots: [Slot] = []
         var shown: [String] = []
-        /// For each slot, the bytes that write each of its frames, made once per draw.
+        /// For each slot, the index of the frame it shows (-1 for a glyph not among its frames).
+        private var shownFrame: [Int] = []
+        /// For each slot, the frame it shows at the instant being written (room kept across frames).
+        private var nextFrame: [Int] = []
+        /// For each slot, the bytes that write each of its frames: made when a glyph first turns
+        /// at its place, and kept from plan to plan while it stays there.
         private var rewrites: [[[UInt8]]] = []
 
-        /// Adds a glyph to turn, showing `glyph` now.
-        mutating func append(_ slot: Slot, showing glyph: String) {
+        /// Adds a glyph to turn, showing `glyph` now; takes the bytes that write its frames from
+        /// `previous` when the glyph turned at the same place there.
+        mutating func append(_ slot: Slot, showing glyph: String, reusing previous: Plan? = nil) {
+            let index = slots.count
             slots.append(slot)
             shown.append(glyph)
-            rewrites.append(
-                slot.frames.map {
-                    Array(OverlayScreen.glyphRewrite(line: slot.line, indent: slot.indent, glyph: $0).utf8)
-                })
+            shownFrame.append(slot.frames.firstIndex(of: glyph) ?? -1)
+            nextFrame.append(-1)
+            if let previous, previous.slots.indices.contains(index),
+                case let old = previous.slots[index],
+                old.line == slot.line, old.indent == slot.indent, old.frames == slot.frames
+            {
+                rewrites.append(previous.rewrites[index])
+            } else {
+                rewrites.append(
+                    slot.frames.map {
+                        Array(OverlayScreen.glyphRewrite(line: slot.line, indent: slot.indent, glyph: $0).utf8)
+                    })
+            }
         }
 
         /// The bytes that bring every glyph to `instant`, or none when none changed; `shown` then
-        /// holds the glyphs written.
+        /// holds the glyphs written. Several glyphs are written as one synchronized update.
         mutating func frame(at instant: Duration) -> [UInt8] {
-            var out: [UInt8] = []
             var changed = 0
-            for (index, slot) in slots.enumerated() {
-                let frame = slot.frameIndex(at: instant)
-                guard slot.frames[frame] != shown[index] else { continue }
-                shown[index] = slot.frames[frame]
-                if changed == 0 { out.reserveCapacity(rewrites[index][frame].count * (slots.count - index) + 16) }
-                out += rewrites[index][frame]
+            var size = 0
+            var step: (interval: Duration, number: Int128)?
+            for index in slots.indices {
+                let slot = slots[index]
+                if step?.interval != slot.interval {
+                    step = (slot.interval, instant.attoseconds / slot.interval.attoseconds)
+                }
+                let frame = slot.frameIndex(atStep: step!.number)
+                nextFrame[index] = frame
+                guard frame != shownFrame[index] else { continue }
                 changed += 1
+                size += rewrites[index][frame].count
             }
-            guard changed > 1 else { return out }
-            return Array(OverlayScreen.beginSynchronized.utf8) + out + Array(OverlayScreen.endSynchronized.utf8)
+            guard changed > 0 else { return [] }
+            let synchronized = changed > 1
+            var out: [UInt8] = []
+            out.reserveCapacity(size + (synchronized ? Self.synchronizedSize : 0))
+            if synchronized { out += Self.beginSynchronized }
+            for index in slots.indices where nextFrame[index] != shownFrame[index] {
+                let frame = nextFrame[index]
+                shownFrame[index] = frame
+                shown[index] = slots[index].frames[frame]
+                out += rewrites[index][frame]
+            }
+            if synchronized { out += Self.endSynchronized }
+            return out
         }
+
+        private static let beginSynchronized = Array(OverlayScreen.beginSynchronized.utf8)
+        private static let endSynchronized = Array(OverlayScreen.endSynchronized.utf8)
+        private static let synchronizedSize = beginSynchronized.count + endSynchronized.count
     }
 
     private struct State {
         var plan = Plan()
-        var timer: (any DispatchSourceTimer)?
-        var interval = Duration.zero
+        /// The frame grid's step while glyphs turn; `nil` once none does.
+        var interval: Duration?
+        /// Whether the frame loop runs (it may be sleeping until its next frame).
+        var looping = false
     }
 
     private let state = Mutex(State())
     private let now: @Sendable () -> Duration
     /// Writes a frame (or drops it, while nothing may be drawn).
     private let write: @Sendable ([UInt8]) -> Void
+    /// Where the frame loop runs: a serial queue of its own, so a thread of its own while it runs.
     private let queue = DispatchQueue(label: "WaitAlert.SpinnerTicker", qos: .utility)
 
     /// A ticker that reads the presenter's clock with `now` and writes frames with `write`.
@@ -70,21 +118,14 @@ final class SpinnerTicker: Sendable {
         self.write = write
     }
 
-    deinit {
-        state.withLock { $0.timer?.cancel() }
-    }
-
     /// Runs `draw` (which writes the region) while no frame can be written, with the glyphs on
-    /// screen now by line; hands over the plan it returns and runs the timer while it has glyphs.
-    func draw(_ draw: ([Int: String]) -> Plan) {
+    /// screen now by line; hands over the plan it returns and turns the glyphs while it has some.
+    func draw(_ draw: (_ onScreen: [Int: String], _ previous: Plan) -> Plan) {
         state.withLock { state in
             var onScreen: [Int: String] = [:]
             for (slot, glyph) in zip(state.plan.slots, state.plan.shown) { onScreen[slot.line] = glyph }
-            state.plan = draw(onScreen)
-            let interval = state.plan.slots.map(\.interval).min()
-            if interval != state.interval || (interval != nil) != (state.timer != nil) {
-                restart(&state, every: interval)
-            }
+            state.plan = draw(onScreen, state.plan)
+            turn(&state, every: state.plan.slots.map(\.interval).min())
         }
     }
 
@@ -92,7 +133,7 @@ final class SpinnerTicker: Sendable {
     func stop() {
         state.withLock { state in
             state.plan = Plan()
-            restart(&state, every: nil)
+            turn(&state, every: nil)
         }
     }
 
@@ -105,22 +146,40 @@ final class SpinnerTicker: Sendable {
         }
     }
 
-    /// A timer on the shared frame grid (multiples of `interval` on the presenter's clock), or none.
-    private func restart(_ state: inout State, every interval: Duration?) {
-        state.timer?.cancel()
-        state.timer = nil
-        state.interval = interval ?? .zero
-        guard let interval, interval > .zero else { return }
-        let step = interval.attoseconds
-        let elapsed = now().attoseconds
-        let untilNext = step - ((elapsed % step) + step) % step
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(
-            deadline: .now() + .nanoseconds(Int(untilNext / 1_000_000_000) + 1_000),  // just past the step
-            repeating: .nanoseconds(Int(step / 1_000_000_000)),
-            leeway: .milliseconds(1))
-        timer.setEventHandler { [weak self] in self?.tick() }
-        timer.resume()
-        state.timer = timer
+    /// Turns the glyphs every `interval` on the shared frame grid (multiples of `interval` on
+    /// the presenter's clock), or stops with `nil`. A new step applies from the loop's next frame.
+    private func turn(_ state: inout State, every interval: Duration?) {
+        state.interval = interval.flatMap { $0 > .zero ? $0 : nil }
+        guard state.interval != nil, !state.looping else { return }
+        state.looping = true
+        // Weak: a ticker the overlay let go ends its loop at the next frame.
+        queue.async { [weak self] in
+            while let ticker = self, let wait = ticker.untilNextFrame() {
+                Self.sleep(wait)
+                ticker.tick()
+            }
+        }
+    }
+
+    /// How long until the next step of the frame grid (just past it), or `nil` to end the loop.
+    private func untilNextFrame() -> Duration? {
+        state.withLock { state -> Duration? in
+            guard let interval = state.interval else {
+                state.looping = false
+                return nil
+            }
+            let step = interval.attoseconds
+            let elapsed = now().attoseconds
+            let untilNext = step - ((elapsed % step) + step) % step
+            return Duration(attoseconds: untilNext) + .microseconds(1)
+        }
+    }
+
+    /// Sleeps `duration` on the monotonic clock, through signals.
+    private static func sleep(_ duration: Duration) {
+        let nanoseconds = duration.attoseconds / 1_000_000_000
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
     }
 }

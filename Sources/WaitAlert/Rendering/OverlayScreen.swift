@@ -142,14 +142,14 @@ struct OverlayScreen {
             : saveCursor + down(line) + "\r" + across + glyph + restoreCursor
     }
 
-    /// Whether line `index`'s glyph can be turned through `frames` by glyph-only rewrites: a
-    /// plain line whose glyph has the width of every frame, and room for it.
-    func turnsGlyph(ofLine index: Int, through frames: [String]) -> Bool {
-        guard lines.indices.contains(index), !isErased, !redrawsAll else { return false }
+    /// Whether line `index`'s glyph can be turned by glyph-only rewrites through frames that
+    /// are all `frameWidth` wide (`nil`: they differ): a plain line whose glyph has that width,
+    /// and room for it.
+    func turnsGlyph(ofLine index: Int, throughFramesOfWidth frameWidth: Int?) -> Bool {
+        guard let frameWidth, lines.indices.contains(index), !isErased, !redrawsAll else { return false }
         let line = lines[index].line
         guard line.style == .plain, let glyph = line.glyph else { return false }
-        let width = DisplayWidth.of(glyph)
-        return line.indent * 2 + width + 2 < columns && frames.allSatisfy { DisplayWidth.of($0) == width }
+        return line.indent * 2 + frameWidth + 2 < columns && DisplayWidth.of(glyph) == frameWidth
     }
 
     /// Takes the glyphs something else wrote over the lines since (by line), so the next show

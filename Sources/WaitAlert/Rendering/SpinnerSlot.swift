@@ -5,16 +5,25 @@ struct SpinnerSlot: Equatable {
     var indent: Int
     var frames: [String]
     var interval: Duration
+    /// The width on screen every frame has, or `nil` when they differ.
+    var frameWidth: Int?
     /// Added to the frame number of the shared grid (`instant / interval`) to give this
     /// spinner's frame.
     var offset: Int
 
-    /// The slot of a glyph whose spinner showed `frame` at `instant`.
-    init(line: Int, indent: Int, spinner: Spinner, frame: Int, at instant: Duration) {
+    /// The slot of a glyph whose spinner showed `frame` at `instant`; the frames' width is
+    /// taken from `previous` when it turned the same frames.
+    init(line: Int, indent: Int, spinner: Spinner, frame: Int, at instant: Duration, previous: SpinnerSlot? = nil) {
         self.line = line
         self.indent = indent
         frames = spinner.frames
         interval = spinner.interval
+        if let previous, previous.frames == frames {
+            frameWidth = previous.frameWidth
+        } else {
+            let width = DisplayWidth.of(frames[0])
+            frameWidth = frames.allSatisfy { DisplayWidth.of($0) == width } ? width : nil
+        }
         let count = Int128(spinner.frames.count)
         let step = instant.attoseconds / spinner.interval.attoseconds
         offset = Int(((Int128(frame) - step) % count + count) % count)
@@ -22,8 +31,12 @@ struct SpinnerSlot: Equatable {
 
     /// The index of the frame at `instant`.
     func frameIndex(at instant: Duration) -> Int {
+        frameIndex(atStep: instant.attoseconds / interval.attoseconds)
+    }
+
+    /// The index of the frame at step `step` of the shared grid (`instant / interval`).
+    func frameIndex(atStep step: Int128) -> Int {
         let count = Int128(frames.count)
-        let step = instant.attoseconds / interval.attoseconds
         return Int(((step + Int128(offset)) % count + count) % count)
     }
 

@@ -155,7 +155,8 @@ struct TaskRegion {
                     Row(
                         line: line(for: snapshot), parent: snapshot.parent, state: .running,
                         progress: snapshot.phase < .lingering ? ProgressText.figures(of: snapshot) : nil,
-                        spinner: spinnerSlot(of: snapshot, at: instant), isFailing: snapshot.isFailing))
+                        spinner: spinnerSlot(of: snapshot, at: instant, previous: rows[alert]?.spinner),
+                        isFailing: snapshot.isFailing))
             case .gone: removeRow(alert)
             }
         }
@@ -196,11 +197,14 @@ struct TaskRegion {
     }
 
     /// The spinner a visible row turns, for the ticker.
-    private func spinnerSlot(of snapshot: WaitAlertSnapshot, at instant: Duration) -> SpinnerSlot? {
+    private func spinnerSlot(
+        of snapshot: WaitAlertSnapshot, at instant: Duration, previous: SpinnerSlot?
+    ) -> SpinnerSlot? {
         guard style.turnsSpinners, snapshot.phase == .visible, let spinner = snapshot.spinner,
             let frame = snapshot.spinnerFrame
         else { return nil }
-        return SpinnerSlot(line: 0, indent: snapshot.depth, spinner: spinner, frame: frame, at: instant)
+        return SpinnerSlot(
+            line: 0, indent: snapshot.depth, spinner: spinner, frame: frame, at: instant, previous: previous)
     }
 
     // MARK: - Rows
