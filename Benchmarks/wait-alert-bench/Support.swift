@@ -59,6 +59,14 @@ func format(_ value: Double, _ digits: Int = 1) -> String {
     return digits == 0 ? String(Int(rounded)) : String(rounded)
 }
 
+/// The middle value of `values` (the mean of the two middle ones for an even count); 0 for none.
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
 func percentile(_ values: [Double], _ p: Double) -> Double {
     guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
