@@ -154,22 +154,29 @@ final class SpinnerTicker: Sendable {
         state.looping = true
         // Weak: a ticker the overlay let go ends its loop at the next frame.
         queue.async { [weak self] in
-            while let ticker = self, let wait = ticker.untilNextFrame() {
-                Self.sleep(wait)
-                ticker.tick()
+            var wait = self?.frame(writing: false)
+            while let duration = wait {
+                Self.sleep(duration)
+                wait = self?.frame(writing: true)
             }
         }
     }
 
-    /// How long until the next step of the frame grid (just past it), or `nil` to end the loop.
-    private func untilNextFrame() -> Duration? {
+    /// One step of the frame loop, under one lock: writes the glyphs that changed (when
+    /// `writing`), and returns how long until the next step of the frame grid (just past it), or
+    /// `nil` to end the loop once no glyph turns.
+    private func frame(writing: Bool) -> Duration? {
         state.withLock { state -> Duration? in
             guard let interval = state.interval else {
                 state.looping = false
                 return nil
             }
+            if writing {
+                let bytes = state.plan.frame(at: now())
+                if !bytes.isEmpty { write(bytes) }
+            }
             let step = interval.attoseconds
-            let elapsed = now().attoseconds
+            let elapsed = now().attoseconds  // after the write, which may have waited
             let untilNext = step - ((elapsed % step) + step) % step
             return Duration(attoseconds: untilNext) + .microseconds(1)
         }

@@ -15,8 +15,15 @@ final class AlertClock: Sendable {
 
     init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let origin = clock.now
-        now = { origin.duration(to: clock.now) }
         sleep = { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
-        isSystemClock = clock is ContinuousClock
+        if let origin = origin as? ContinuousClock.Instant {
+            // The system clock, read without going through `Clock`'s witnesses: the spinner's
+            // thread reads it on every frame.
+            now = { ContinuousClock.now - origin }
+            isSystemClock = true
+        } else {
+            now = { origin.duration(to: clock.now) }
+            isSystemClock = false
+        }
     }
 }
