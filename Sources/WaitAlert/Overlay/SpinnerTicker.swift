@@ -1,28 +1,21 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Turns the spinner glyphs of an overlay's rows on a thread of its own, off the main actor.
 ///
 /// A spinner's frame is a function of time, so between two draws of the region nothing else is
 /// needed to animate it: the overlay hands over, with each draw, where its glyphs are and which
 /// spinner each shows (a ``Plan``); on every frame of the shared grid the ticker writes the glyphs
 /// that changed, as the region's own glyph-only rewrite would. Each frame costs one wake-up of a
-/// thread sleeping until the frame (`nanosleep`) and one write — half the CPU of a dispatch
-/// timer, which re-arms a timer and hands each firing from dispatch's timer thread to a worker —
-/// and the main actor sleeps until a text, a phase or a decoration changes.
+/// thread sleeping until the frame (a semaphore wait with a timeout, cut short only when the step
+/// changes or the glyphs stop) and one write — half the CPU of a dispatch timer, which re-arms a
+/// timer and hands each firing from dispatch's timer thread to a worker — and the main actor
+/// sleeps until a text, a phase or a decoration changes.
 ///
 /// Draws and frames never interleave: the overlay draws inside ``draw(_:)``, which holds the same
 /// lock as a frame, adopts the glyphs the ticker wrote meanwhile, and hands over the next plan.
-/// The thread sleeps from frame to frame only while a plan has glyphs to turn; it ends at the
-/// next frame after the last glyph stops, and a later draw with glyphs starts it again.
+/// The thread sleeps from frame to frame only while a plan has glyphs to turn; it ends as soon as
+/// the last glyph stops (or the ticker goes), and a later draw with glyphs starts it again.
 final class SpinnerTicker: Sendable {
     /// A glyph on screen and the spinner it shows.
     typealias Slot = SpinnerSlot
@@ -30,7 +23,7 @@ final class SpinnerTicker: Sendable {
     /// What the region shows after a draw: its glyphs, and the glyph each shows now.
     struct Plan {
         private(set) var slots: [Slot] = []
-        var shown: [String] = []
+        private(set) var shown: [String] = []
         /// For each slot, the index of the frame it shows (-1 for a glyph not among its frames).
         private var shownFrame: [Int] = []
         /// For each slot, the frame it shows at the instant being written (room kept across frames).
@@ -47,11 +40,16 @@ final class SpinnerTicker: Sendable {
             shown.append(glyph)
             shownFrame.append(slot.frames.firstIndex(of: glyph) ?? -1)
             nextFrame.append(-1)
-            if let previous, previous.slots.indices.contains(index),
-                case let old = previous.slots[index],
-                old.line == slot.line, old.indent == slot.indent, old.frames == slot.frames
+            // Most often the glyph turned at the same index of the last plan; a row that ended above
+            // it moves the index, not the line.
+            let same = { (old: Slot) in
+                old.line == slot.line && old.indent == slot.indent && old.frames == slot.frames
+            }
+            if let previous,
+                let reused = previous.slots.indices.contains(index) && same(previous.slots[index])
+                    ? index : previous.slots.firstIndex(where: same)
             {
-                rewrites.append(previous.rewrites[index])
+                rewrites.append(previous.rewrites[reused])
             } else {
                 rewrites.append(
                     slot.frames.map {
@@ -111,11 +109,18 @@ final class SpinnerTicker: Sendable {
     private let write: @Sendable ([UInt8]) -> Void
     /// Where the frame loop runs: a serial queue of its own, so a thread of its own while it runs.
     private let queue = DispatchQueue(label: "WaitAlert.SpinnerTicker", qos: .utility)
+    /// What the frame loop sleeps on until its next frame: signalled when the step changes or
+    /// no glyph turns any more, so a faster spinner or a stop does not wait out the old sleep.
+    private let wake = DispatchSemaphore(value: 0)
 
     /// A ticker that reads the presenter's clock with `now` and writes frames with `write`.
     init(now: @escaping @Sendable () -> Duration, write: @escaping @Sendable ([UInt8]) -> Void) {
         self.now = now
         self.write = write
+    }
+
+    deinit {
+        wake.signal()  // the loop, if sleeping, ends now rather than at its next frame
     }
 
     /// Runs `draw` (which writes the region) while no frame can be written, with the glyphs on
@@ -147,16 +152,22 @@ final class SpinnerTicker: Sendable {
     }
 
     /// Turns the glyphs every `interval` on the shared frame grid (multiples of `interval` on
-    /// the presenter's clock), or stops with `nil`. A new step applies from the loop's next frame.
+    /// the presenter's clock), or stops with `nil`; a loop already sleeping wakes up for a new
+    /// step or a stop.
     private func turn(_ state: inout State, every interval: Duration?) {
+        let previous = state.interval
         state.interval = interval.flatMap { $0 > .zero ? $0 : nil }
-        guard state.interval != nil, !state.looping else { return }
+        if state.looping {
+            if state.interval != previous { wake.signal() }
+            return
+        }
+        guard state.interval != nil else { return }
         state.looping = true
-        // Weak: a ticker the overlay let go ends its loop at the next frame.
-        queue.async { [weak self] in
+        // Weak: a ticker the overlay let go ends its loop (its deinit wakes it).
+        queue.async { [weak self, wake] in
             var wait = self?.frame(writing: false)
             while let duration = wait {
-                Self.sleep(duration)
+                _ = wake.wait(timeout: .now() + .nanoseconds(Int(duration.attoseconds / 1_000_000_000)))
                 wait = self?.frame(writing: true)
             }
         }
@@ -178,15 +189,9 @@ final class SpinnerTicker: Sendable {
             let step = interval.attoseconds
             let elapsed = now().attoseconds  // after the write, which may have waited
             let untilNext = step - ((elapsed % step) + step) % step
-            return Duration(attoseconds: untilNext) + .microseconds(1)
+            // At least a quarter of a step: a clock that stands still (a test's) or a write that
+            // took most of the step never makes the loop spin.
+            return Duration(attoseconds: max(untilNext, step / 4)) + .microseconds(1)
         }
-    }
-
-    /// Sleeps `duration` on the monotonic clock, through signals.
-    private static func sleep(_ duration: Duration) {
-        let nanoseconds = duration.attoseconds / 1_000_000_000
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
     }
 }

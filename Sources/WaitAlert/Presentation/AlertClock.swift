@@ -16,7 +16,7 @@ final class AlertClock: Sendable {
     init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let origin = clock.now
         sleep = { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
-        if let origin = origin as? ContinuousClock.Instant {
+        if clock is ContinuousClock, let origin = origin as? ContinuousClock.Instant {
             // The system clock, read without going through `Clock`'s witnesses: the spinner's
             // thread reads it on every frame.
             now = { ContinuousClock.now - origin }
