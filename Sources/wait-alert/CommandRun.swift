@@ -41,9 +41,11 @@ enum CommandRun {
             standardOutput: destination(of: STDOUT_FILENO, closed: closed), standardError: error,
             alertTerminal: alertTerminal)
         let child: ChildProcess
+        SignalForwarder.starting()
         do {
             child = try ChildProcess.spawn(options.command, plan: plan)
         } catch {
+            SignalForwarder.notStarted()
             printError("wait-alert: cannot run '\(options.command[0])': \(error)")
             return CommandTermination.cannotRun
         }

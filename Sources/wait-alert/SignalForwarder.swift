@@ -41,6 +41,9 @@ enum SignalForwarder {
     private static let killed = Atomic<Bool>(false)
     /// When `SIGTSTP` was passed on to the group and `wait-alert` was to stop, or 0.
     private static let stoppedAt = Atomic<Int64>(0)
+    /// Where the command's start is: 0 not begun (or failed), 1 under way, 2 under way with a
+    /// Ctrl-Z waiting for the command's group, 3 done.
+    private static let startState = Atomic<Int>(0)
 
     /// How long the group may stay stopped while `wait-alert` itself runs: its own stop was
     /// discarded (an orphaned process group), so nobody would continue the group.
@@ -57,6 +60,7 @@ enum SignalForwarder {
         _ = firstAt.load(ordering: .relaxed)
         _ = killed.load(ordering: .relaxed)
         _ = stoppedAt.load(ordering: .relaxed)
+        _ = startState.load(ordering: .relaxed)
         var ignore = sigaction()
         var action = sigaction()
         #if canImport(Glibc) || canImport(Musl)
@@ -108,7 +112,14 @@ enum SignalForwarder {
     private static func followJobControl(_ signal: Int32) {
         let savedErrno = errno
         defer { errno = savedErrno }
-        let group = group.load(ordering: .sequentiallyConsistent)
+        if signal == SIGTSTP, group.load(ordering: .sequentiallyConsistent) == 0 {
+            // The command is being started: its group is not known yet, and stopping now would
+            // leave it running while wait-alert is stopped. The stop waits for started(group:).
+            let (exchanged, original) = startState.compareExchange(
+                expected: 1, desired: 2, ordering: .sequentiallyConsistent)
+            if exchanged || original == 2 { return }
+        }
+        let group = group.load(ordering: .sequentiallyConsistent)  // started(group:) may just have set it
         if signal == SIGTSTP {
             stoppedAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
             if group > 0 { _ = killpg(group, SIGTSTP) }
@@ -157,9 +168,14 @@ enum SignalForwarder {
         #endif
     }
 
-    /// The command started in process group `group`: a signal that came before is passed on now.
-    /// (A Ctrl-Z between the start and this call stops `wait-alert` only: the command has not
-    /// been stopped, so nothing needs continuing.)
+    /// The command is about to be started: a Ctrl-Z from now until ``started(group:)`` (or
+    /// ``notStarted()``) waits for it, so the command's group is stopped along with `wait-alert`.
+    static func starting() {
+        startState.store(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// The command started in process group `group`: a signal that came before is passed on now,
+    /// and a Ctrl-Z that came meanwhile stops the group and `wait-alert` now.
     static func started(group: Int32) {
         self.group.store(group, ordering: .sequentiallyConsistent)
         let pending = first.load(ordering: .sequentiallyConsistent)
@@ -168,6 +184,12 @@ enum SignalForwarder {
             _ = killpg(group, SIGCONT)
         }
         if killed.load(ordering: .sequentiallyConsistent) { _ = killpg(group, SIGKILL) }
+        if startState.exchange(3, ordering: .sequentiallyConsistent) == 2 { raise(SIGTSTP) }
+    }
+
+    /// The command could not be started: a Ctrl-Z that came meanwhile stops `wait-alert` now.
+    static func notStarted() {
+        if startState.exchange(0, ordering: .sequentiallyConsistent) == 2 { raise(SIGTSTP) }
     }
 
     /// The command's leader has been reaped: its group id may be reused, so it is forgotten.
