@@ -116,7 +116,7 @@ struct Figures {
     ///
     /// The CPU a wake-up costs on a VM drifts by tens of percent from one window to the next, so
     /// the windows are paired: each round measures one row, the floor and ten rows one after the
-    /// other, and the budgets hold the median of the rounds' differences.
+    /// other, and the budgets hold the median of the rounds' comparisons.
     func idleSpinning() async -> [Figure] {
         let rounds = quick ? 1 : 5
         let window = Duration.seconds(idleSeconds) / rounds
@@ -133,10 +133,8 @@ struct Figures {
         var rowsShown = 10
         for _ in 0..<rounds {
             let terminal = TimedTerminal()
-            let overlay = TerminalOverlay(terminal: terminal, colors: .never, integration: .none)
             let origin = ContinuousClock.now  // the presenter's clock starts just after
-            let presenter = WaitAlertPresenter(renderers: [overlay], timing: try! .terminal.with(grace: .zero))
-            let alert = showWaitAlert("Working", presenter: presenter)
+            let alert = showWaitAlert("Working", presenter: Self.idlePresenter(drawingInto: terminal))
             try? await Task.sleep(for: .milliseconds(300))
             let (cpu, measured) = await Self.idle(for: window, terminal: terminal)
             alert.dismiss()
@@ -162,9 +160,7 @@ struct Figures {
         }
         // Nothing on screen: an alert shown and dismissed, its presenter and overlay kept.
         let quietTerminal = TimedTerminal()
-        let quietPresenter = WaitAlertPresenter(
-            renderers: [TerminalOverlay(terminal: quietTerminal, colors: .never, integration: .none)],
-            timing: try! .terminal.with(grace: .zero))
+        let quietPresenter = Self.idlePresenter(drawingInto: quietTerminal)
         let quietAlert = showWaitAlert("Working", presenter: quietPresenter)
         try? await Task.sleep(for: .milliseconds(300))
         quietAlert.dismiss()
@@ -177,10 +173,8 @@ struct Figures {
         // every frame makes them (a probe that counts them): timer → main queue → main actor → write.
         let baselineWindow = Duration.seconds(idleSeconds) / 2
         let throughMain = TimedTerminal()
-        let mainPresenter = WaitAlertPresenter(
-            renderers: [TerminalOverlay(terminal: throughMain, colors: .never, integration: .none), FrameProbe()],
-            timing: try! .terminal.with(grace: .zero))
-        let mainAlert = showWaitAlert("Working", presenter: mainPresenter)
+        let mainAlert = showWaitAlert(
+            "Working", presenter: Self.idlePresenter(drawingInto: throughMain, with: [FrameProbe()]))
         try? await Task.sleep(for: .milliseconds(300))
         let (mainCPU, _) = await Self.idle(for: baselineWindow, terminal: throughMain)
         mainAlert.dismiss()
@@ -241,13 +235,23 @@ struct Figures {
         ]
     }
 
+    /// A presenter on the system clock with no grace delay, its overlay drawing into `terminal`,
+    /// with `renderers` beside it.
+    private static func idlePresenter(
+        drawingInto terminal: TimedTerminal, with renderers: [any WaitAlertRenderer] = []
+    ) -> WaitAlertPresenter {
+        WaitAlertPresenter(
+            renderers: [TerminalOverlay(terminal: terminal, colors: .never, integration: .none)] + renderers,
+            timing: try! .terminal.with(grace: .zero))
+    }
+
     /// CPU seconds per second of each window, and what the terminals received.
     private struct IdleRuns {
         var cpu: [Double] = []
         var bytes = 0
         var writes = 0
 
-        mutating func add(_ cpu: Double, _ written: (bytes: Int, writes: Int, instants: [ContinuousClock.Instant])) {
+        mutating func add(_ cpu: Double, _ written: TimedTerminal.Written) {
             self.cpu.append(cpu)
             bytes += written.bytes
             writes += written.writes
@@ -256,7 +260,7 @@ struct Figures {
 
     /// CPU seconds per second and what `terminal` received over `window` of doing nothing.
     private static func idle(for window: Duration, terminal: TimedTerminal) async -> (
-        cpu: Double, written: (bytes: Int, writes: Int, instants: [ContinuousClock.Instant])
+        cpu: Double, written: TimedTerminal.Written
     ) {
         terminal.reset()
         let cpuBefore = cpuTime()
@@ -268,14 +272,10 @@ struct Figures {
 
     /// Ten rows spinning for `window`, an alert and nine child tasks that wait, on the system
     /// clock; with how many of them the terminal shows.
-    private func idleTenRows(for window: Duration) async -> (
-        cpu: Double, written: (bytes: Int, writes: Int, instants: [ContinuousClock.Instant]), shown: Int
-    ) {
+    private func idleTenRows(for window: Duration) async -> (cpu: Double, written: TimedTerminal.Written, shown: Int) {
         let terminal = TimedTerminal()
-        let overlay = TerminalOverlay(terminal: terminal, colors: .never, integration: .none)
-        let presenter = WaitAlertPresenter(renderers: [overlay], timing: try! .terminal.with(grace: .zero))
         let gate = Gate()
-        return try! await withWaitAlert("Building", presenter: presenter) { build in
+        return try! await withWaitAlert("Building", presenter: Self.idlePresenter(drawingInto: terminal)) { build in
             async let children: Void = Self.childTasks(of: build, count: 9) { _ in await gate.pass() }
             await gate.waitForArrivals(9)
             try? await Task.sleep(for: .milliseconds(300))

@@ -270,7 +270,10 @@ final class TimedTerminal: WaitAlertTerminal {
     var output: [UInt8] { state.withLock { $0.bytes } }
 
     /// What was written since the last reset: bytes, writes, and when each came.
-    var written: (bytes: Int, writes: Int, instants: [ContinuousClock.Instant]) {
+    /// What the terminal received over a window: bytes, writes, and when each came.
+    typealias Written = (bytes: Int, writes: Int, instants: [ContinuousClock.Instant])
+
+    var written: Written {
         state.withLock { ($0.bytes.count - $0.mark, $0.instants.count, $0.instants) }
     }
 

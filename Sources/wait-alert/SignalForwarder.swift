@@ -41,9 +41,11 @@ enum SignalForwarder {
     private static let killed = Atomic<Bool>(false)
     /// When `SIGTSTP` was passed on to the group and `wait-alert` was to stop, or 0.
     private static let stoppedAt = Atomic<Int64>(0)
-    /// Where the command's start is: 0 not begun (or failed), 1 under way, 2 under way with a
-    /// Ctrl-Z waiting for the command's group, 3 done.
-    private static let startState = Atomic<Int>(0)
+    /// Where the command's start is.
+    private enum Start: UInt8, AtomicRepresentable {
+        case notBegun, underWay, underWayWithStopWaiting, done
+    }
+    private static let start = Atomic<Start>(.notBegun)
 
     /// How long the group may stay stopped while `wait-alert` itself runs: its own stop was
     /// discarded (an orphaned process group), so nobody would continue the group.
@@ -60,7 +62,7 @@ enum SignalForwarder {
         _ = firstAt.load(ordering: .relaxed)
         _ = killed.load(ordering: .relaxed)
         _ = stoppedAt.load(ordering: .relaxed)
-        _ = startState.load(ordering: .relaxed)
+        _ = start.load(ordering: .relaxed)
         var ignore = sigaction()
         var action = sigaction()
         #if canImport(Glibc) || canImport(Musl)
@@ -115,9 +117,9 @@ enum SignalForwarder {
         if signal == SIGTSTP, group.load(ordering: .sequentiallyConsistent) == 0 {
             // The command is being started: its group is not known yet, and stopping now would
             // leave it running while wait-alert is stopped. The stop waits for started(group:).
-            let (exchanged, original) = startState.compareExchange(
-                expected: 1, desired: 2, ordering: .sequentiallyConsistent)
-            if exchanged || original == 2 { return }
+            let (exchanged, original) = start.compareExchange(
+                expected: .underWay, desired: .underWayWithStopWaiting, ordering: .sequentiallyConsistent)
+            if exchanged || original == .underWayWithStopWaiting { return }
         }
         let group = group.load(ordering: .sequentiallyConsistent)  // started(group:) may just have set it
         if signal == SIGTSTP {
@@ -171,7 +173,7 @@ enum SignalForwarder {
     /// The command is about to be started: a Ctrl-Z from now until ``started(group:)`` (or
     /// ``notStarted()``) waits for it, so the command's group is stopped along with `wait-alert`.
     static func starting() {
-        startState.store(1, ordering: .sequentiallyConsistent)
+        start.store(.underWay, ordering: .sequentiallyConsistent)
     }
 
     /// The command started in process group `group`: a signal that came before is passed on now,
@@ -184,12 +186,12 @@ enum SignalForwarder {
             _ = killpg(group, SIGCONT)
         }
         if killed.load(ordering: .sequentiallyConsistent) { _ = killpg(group, SIGKILL) }
-        if startState.exchange(3, ordering: .sequentiallyConsistent) == 2 { raise(SIGTSTP) }
+        if start.exchange(.done, ordering: .sequentiallyConsistent) == .underWayWithStopWaiting { raise(SIGTSTP) }
     }
 
     /// The command could not be started: a Ctrl-Z that came meanwhile stops `wait-alert` now.
     static func notStarted() {
-        if startState.exchange(0, ordering: .sequentiallyConsistent) == 2 { raise(SIGTSTP) }
+        if start.exchange(.notBegun, ordering: .sequentiallyConsistent) == .underWayWithStopWaiting { raise(SIGTSTP) }
     }
 
     /// The command's leader has been reaped: its group id may be reused, so it is forgotten.

@@ -26,8 +26,6 @@ final class SpinnerTicker: Sendable {
         private(set) var shown: [String] = []
         /// For each slot, the index of the frame it shows (-1 for a glyph not among its frames).
         private var shownFrame: [Int] = []
-        /// For each slot, the frame it shows at the instant being written (room kept across frames).
-        private var nextFrame: [Int] = []
         /// For each slot, the bytes that write each of its frames: made when a glyph first turns
         /// at its place, and kept from plan to plan while it stays there.
         private var rewrites: [[[UInt8]]] = []
@@ -39,7 +37,6 @@ final class SpinnerTicker: Sendable {
             slots.append(slot)
             shown.append(glyph)
             shownFrame.append(slot.frames.firstIndex(of: glyph) ?? -1)
-            nextFrame.append(-1)
             // Most often the glyph turned at the same index of the last plan; a row that ended above
             // it moves the index, not the line.
             let same = { (old: Slot) in
@@ -61,16 +58,11 @@ final class SpinnerTicker: Sendable {
         /// The bytes that bring every glyph to `instant`, or none when none changed; `shown` then
         /// holds the glyphs written. Several glyphs are written as one synchronized update.
         mutating func frame(at instant: Duration) -> [UInt8] {
+            // Counted first, so the bytes are made in one allocation, synchronized or not.
             var changed = 0
             var size = 0
-            var step: (interval: Duration, number: Int128)?
             for index in slots.indices {
-                let slot = slots[index]
-                if step?.interval != slot.interval {
-                    step = (slot.interval, instant.attoseconds / slot.interval.attoseconds)
-                }
-                let frame = slot.frameIndex(atStep: step!.number)
-                nextFrame[index] = frame
+                let frame = slots[index].frameIndex(at: instant)
                 guard frame != shownFrame[index] else { continue }
                 changed += 1
                 size += rewrites[index][frame].count
@@ -80,8 +72,9 @@ final class SpinnerTicker: Sendable {
             var out: [UInt8] = []
             out.reserveCapacity(size + (synchronized ? Self.synchronizedSize : 0))
             if synchronized { out += Self.beginSynchronized }
-            for index in slots.indices where nextFrame[index] != shownFrame[index] {
-                let frame = nextFrame[index]
+            for index in slots.indices {
+                let frame = slots[index].frameIndex(at: instant)
+                guard frame != shownFrame[index] else { continue }
                 shownFrame[index] = frame
                 shown[index] = slots[index].frames[frame]
                 out += rewrites[index][frame]
@@ -144,11 +137,12 @@ final class SpinnerTicker: Sendable {
 
     /// Writes the glyphs that changed since the last draw or frame.
     func tick() {
-        let instant = now()
-        state.withLock { state in
-            let bytes = state.plan.frame(at: instant)
-            if !bytes.isEmpty { write(bytes) }
-        }
+        state.withLock { writeChangedGlyphs(&$0.plan) }
+    }
+
+    private func writeChangedGlyphs(_ plan: inout Plan) {
+        let bytes = plan.frame(at: now())
+        if !bytes.isEmpty { write(bytes) }
     }
 
     /// Turns the glyphs every `interval` on the shared frame grid (multiples of `interval` on
@@ -165,27 +159,23 @@ final class SpinnerTicker: Sendable {
         state.looping = true
         // Weak: a ticker the overlay let go ends its loop (its deinit wakes it).
         queue.async { [weak self, wake] in
-            var wait = self?.frame(writing: false)
-            while let duration = wait {
-                _ = wake.wait(timeout: .now() + .nanoseconds(Int(duration.attoseconds / 1_000_000_000)))
-                wait = self?.frame(writing: true)
+            while let wait = self?.frame() {
+                _ = wake.wait(timeout: .now() + .nanoseconds(Int(wait.attoseconds / 1_000_000_000)))
             }
         }
     }
 
-    /// One step of the frame loop, under one lock: writes the glyphs that changed (when
-    /// `writing`), and returns how long until the next step of the frame grid (just past it), or
-    /// `nil` to end the loop once no glyph turns.
-    private func frame(writing: Bool) -> Duration? {
+    /// One step of the frame loop, under one lock: writes the glyphs that changed (none on the
+    /// first step, just after a draw, unless the grid moved on meanwhile), and returns how long
+    /// until the next step of the frame grid (just past it), or `nil` to end the loop once no
+    /// glyph turns.
+    private func frame() -> Duration? {
         state.withLock { state -> Duration? in
             guard let interval = state.interval else {
                 state.looping = false
                 return nil
             }
-            if writing {
-                let bytes = state.plan.frame(at: now())
-                if !bytes.isEmpty { write(bytes) }
-            }
+            writeChangedGlyphs(&state.plan)
             let step = interval.attoseconds
             let elapsed = now().attoseconds  // after the write, which may have waited
             let untilNext = step - ((elapsed % step) + step) % step

@@ -31,12 +31,8 @@ struct SpinnerSlot: Equatable {
 
     /// The index of the frame at `instant`.
     func frameIndex(at instant: Duration) -> Int {
-        frameIndex(atStep: instant.attoseconds / interval.attoseconds)
-    }
-
-    /// The index of the frame at step `step` of the shared grid (`instant / interval`).
-    func frameIndex(atStep step: Int128) -> Int {
         let count = Int128(frames.count)
+        let step = instant.attoseconds / interval.attoseconds
         return Int(((step + Int128(offset)) % count + count) % count)
     }
 
