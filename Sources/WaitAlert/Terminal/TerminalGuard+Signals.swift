@@ -160,12 +160,14 @@ extension TerminalGuard {
     /// A stop the system discarded — the program's process group was orphaned since it started
     /// (the shell that started it in the background exited) — is followed by no `SIGCONT`, and
     /// the overlay would stay quiet for good, every later line lost. The handler's note of the
-    /// stop is read by a thread that runs only while the program does: still suspended a moment
+    /// stop is read by a thread that runs only while the program does: still suspended a second
     /// later, with no stop since, the program was never stopped, and it resumes as after
-    /// `SIGCONT`. (After a real stop the moment is long past when the note is read; `SIGCONT`'s
-    /// own handler has then resumed, or resumes alongside, to the same effect.)
+    /// `SIGCONT` — the processes it stopped along with itself stay stopped that second, as
+    /// `wait-alert`'s own check for a discarded stop leaves its command. (After a real stop the
+    /// second starts once the program runs again; `SIGCONT`'s own handler has then resumed, to
+    /// the same effect.)
     private static func checkForDiscardedStop(after stop: Int) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) {
             guard suspended.load(ordering: .relaxed), stops.load(ordering: .sequentiallyConsistent) == stop else {
                 return
             }
