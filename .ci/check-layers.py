@@ -25,7 +25,7 @@ ALLOWED = {
         "Presentation", "Prompting", "Reporting", "Rendering", "Overlay", "Remote", "Terminal", "Text", "Timeline",
         "Process",
     },
-    "Remote": {"Presentation", "Reporting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
+    "Remote": {"Presentation", "Prompting", "Reporting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
     "Presentation": {"Prompting", "Reporting", "Rendering", "Timeline", "Process"},
     "Overlay": {"Prompting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
     "Terminal": {"Text", "Process"},

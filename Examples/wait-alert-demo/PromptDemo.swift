@@ -22,11 +22,15 @@ import WaitAlert
 ///     swift run wait-alert-demo prompt --timeout     a question that times out after a second
 ///                                                    (its default answers), then `readLine()`
 ///     swift run wait-alert-demo prompt --secret      a secret: what is typed never shows
+///     swift run wait-alert-demo prompt --nested      the questions asked by a child process
+///                                                    (this demo again) under an alert: the parent
+///                                                    asks them on its terminal
 enum PromptDemo {
-    static let usage = "wait-alert-demo prompt [--list | --output | --type-ahead | --crash | --timeout | --secret]"
+    static let usage =
+        "wait-alert-demo prompt [--list | --output | --type-ahead | --crash | --timeout | --secret | --nested]"
 
     enum Mode {
-        case questions, list, output, typeAhead, crash, timeout, secret
+        case questions, list, output, typeAhead, crash, timeout, secret, nested
     }
 
     @MainActor static func runAndExit(_ arguments: [String]) async -> Never {
@@ -42,6 +46,7 @@ enum PromptDemo {
         case ["--crash"]: .crash
         case ["--timeout"]: .timeout
         case ["--secret"]: .secret
+        case ["--nested"]: .nested
         default: nil
         }
     }
@@ -71,6 +76,7 @@ enum PromptDemo {
             case .secret:
                 let token = try await askText("Access token:", secret: true)
                 print("token: \(token.count) characters")
+            case .nested: try await runChild()
             }
         } catch let error as WaitAlertPromptError {
             WaitAlertPresenter.current.print("wait-alert-demo: \(error)", to: .standardError)
@@ -94,6 +100,16 @@ enum PromptDemo {
             let proceed = try await confirm("Overwrite 3 files?", default: false)
             try await printer.value
             print("overwrite: \(proceed ? "yes" : "no")")
+        }
+    }
+
+    /// `wait-alert-demo prompt` run as a child process inside an alert: its alerts are rows of this
+    /// one, and its questions are asked here, on this program's terminal.
+    @MainActor static func runChild() async throws {
+        try await withWaitAlert("Installing", success: "Installed") { _ in
+            let status = await OutputDemo.shell("exec \"$0\" prompt", CommandLine.arguments[0])
+            if status == 130 { throw CancellationError() }  // Escape or Ctrl-C at its question
+            if status != 0 { throw OutputDemo.ShellFailure(status: status) }
         }
     }
 

@@ -140,7 +140,9 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     private let isStandardError: Bool
     /// Whether it writes the event stream to the socket of the program that started this one
     /// (`WAIT_ALERT_SOCKET`) instead of drawing.
-    private var reportsToParent = false
+    private var reportsToParent: Bool { parentQuestions != nil }
+    /// Where questions go while it reports to that program, which owns the terminal.
+    private var parentQuestions: ParentQuestions?
 
     /// Makes an overlay.
     ///
@@ -178,11 +180,12 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             interactive = terminal.isInteractive || (terminal as? WaitAlertStandardError)?.isTerminalDevice == true
         case .plain, .json, .off, .accessible: interactive = false
         }
-        if isStandardError, let parent = EventSocket.connectToParent() {
+        if isStandardError, let parent = EventSocket.connect() {
             // A program started under another's alert: its alerts are child tasks there.
             self.interactive = nil
-            output = EventStreamRenderer(terminal: EventSocket.Connection(descriptor: parent))
-            reportsToParent = true
+            let connection = EventSocket.Connection(descriptor: parent.descriptor)
+            output = EventStreamRenderer(terminal: connection)
+            parentQuestions = ParentQuestions(connection: connection, acceptsQuestions: parent.acceptsQuestions)
         } else if mode == .json {
             self.interactive = nil
             output = EventStreamRenderer(terminal: terminal)
@@ -263,6 +266,12 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// standard input (see <doc:AskingQuestions>). Only an overlay on standard error asks.
     public func present(_ prompt: WaitAlertPrompt) -> Bool {
         guard isStandardError else { return false }
+        if let parentQuestions, Platform.standardInputIsTerminal {
+            // The program showing the alerts owns the terminal: it asks. (Answers piped to this
+            // program are read here, as when it runs alone.)
+            parentQuestions.present(prompt)
+            return true
+        }
         if let interactive, interactive.present(prompt) { return true }
         StandardInputPrompt.present(prompt) { [weak self] record in
             if self?.print(record, to: .standardError) != true {

@@ -89,6 +89,10 @@ public enum WaitAlertPromptError: Error, Sendable, Hashable, CustomStringConvert
     case invalidAnswer(prompt: String, answer: String, reason: String)
     /// The prompt's time ran out.
     case timedOut(prompt: String)
+    /// The question could not be asked: the program runs under another's alerts
+    /// (`WAIT_ALERT_SOCKET`), which owns the terminal and could not ask it (it has ended, or does
+    /// not take questions). It is never answered with its default unseen.
+    case cannotAsk(prompt: String, reason: String)
 
     public var description: String {
         switch self {
@@ -96,6 +100,7 @@ public enum WaitAlertPromptError: Error, Sendable, Hashable, CustomStringConvert
         case .invalidAnswer(let prompt, let answer, let reason):
             "\"\(answer)\" does not answer \"\(prompt)\": \(reason)"
         case .timedOut(let prompt): "No answer to \"\(prompt)\" in time."
+        case .cannotAsk(let prompt, let reason): "Cannot ask \"\(prompt)\": \(reason)."
         }
     }
 }

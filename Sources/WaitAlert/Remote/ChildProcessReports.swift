@@ -75,6 +75,8 @@ final class ChildProcessReports {
         var tasks: ReportedTasks
         /// Whether its target ended while it stayed connected: what it sends is dropped.
         var detached = false
+        /// Its questions being asked, by its numbers.
+        var questions: [UInt64: WaitAlertPrompt] = [:]
     }
 
     /// Waits, when connections report under `session` or an alert under it, until they have
@@ -125,6 +127,8 @@ final class ChildProcessReports {
         case opened(Int)
         /// Lines of a connection, read in order (`nil` for one that is not an event).
         case lines(Int, [WaitAlertEvent.Received?])
+        /// A question of a connection, or its withdrawal, in order with its lines.
+        case prompt(Int, PromptMessage)
         case closed(Int)
     }
 
@@ -134,6 +138,7 @@ final class ChildProcessReports {
             switch message {
             case .opened(let connection): open(connection)
             case .lines(let connection, let events): apply(events, on: connection)
+            case .prompt(let connection, let message): apply(message, on: connection)
             case .closed(let connection): close(connection)
             }
         }
@@ -173,11 +178,39 @@ final class ChildProcessReports {
         }
     }
 
+    /// Asks a connection's question as this program's own — it owns the terminal — and sends the
+    /// answer back; or stops asking one the child withdrew.
+    private func apply(_ message: PromptMessage, on id: Int) {
+        switch message {
+        case .ask(let question):
+            guard let connection = connections[id], !connection.detached, connection.questions[question.ask] == nil
+            else {
+                let reason = "the alert it reports into has ended"
+                inbox.reply(
+                    PromptMessage.answer(ask: question.ask, .failed(.cannotAsk(prompt: "", reason: reason))), to: id)
+                return
+            }
+            let prompt = question.makePrompt()
+            connections[id]?.questions[question.ask] = prompt
+            Task { @MainActor in
+                let ending = await presenter.ask(prompt, timeout: nil)
+                // Not withdrawn meanwhile, nor its connection closed: the child waits for it.
+                guard connections[id]?.questions.removeValue(forKey: question.ask) != nil else { return }
+                inbox.reply(.answer(ask: question.ask, ending), to: id)
+            }
+        case .withdraw(let ask):
+            connections[id]?.questions.removeValue(forKey: ask)?.cancel()
+        case .answer:
+            connections[id]?.tasks.countMalformed()
+        }
+    }
+
     private func close(_ id: Int) {
         guard var connection = connections.removeValue(forKey: id) else {
             waiting[id]?.closed = true
             return
         }
+        for question in connection.questions.values { question.cancel() }
         connection.tasks.cancelOpen(on: presenter)
         let malformed = connection.tasks.malformed
         if malformed > 0 {
@@ -195,8 +228,9 @@ final class ChildProcessReports {
 /// lets reading go on (the waiting batches fall below ``ChildProcessReports/pendingLimit``). A
 /// program that reports nothing costs no wake-up.
 private final class Inbox: Sendable {
-    private let state = Mutex<(messages: [ChildProcessReports.Message], draining: Bool, decisions: [Int: Bool])>(
-        ([], false, [:]))
+    private let state = Mutex<
+        (messages: [ChildProcessReports.Message], draining: Bool, decisions: [Int: Bool], replies: [(Int, [UInt8])])
+    >(([], false, [:], []))
     /// Batches handed over and not applied yet.
     let pending = Atomic<Int>(0)
     nonisolated(unsafe) weak var reports: ChildProcessReports?
@@ -252,6 +286,20 @@ private final class Inbox: Sendable {
             return state.decisions
         }
     }
+
+    /// Sends `message` to a connection (the reader thread writes it).
+    func reply(_ message: PromptMessage, to connection: Int) {
+        let line = Array((message.jsonLine + "\n").utf8)
+        state.withLock { $0.replies.append((connection, line)) }
+        wakeReader()
+    }
+
+    func takeReplies() -> [(Int, [UInt8])] {
+        state.withLock { state in
+            defer { state.replies = [] }
+            return state.replies
+        }
+    }
 }
 
 /// The thread that accepts connections and reads their lines. It alone opens, reads, writes and
@@ -289,12 +337,16 @@ private final class Reader: @unchecked Sendable {
             if woken { Platform.discardPending(inbox.wakeRead) }
             for (connection, accepted) in inbox.takeDecisions() {
                 guard var peer = connections[connection] else { continue }
-                guard accepted, EventSocket.send(Array(EventSocket.hello.utf8), on: peer.descriptor) else {
+                guard accepted, EventSocket.send(EventSocket.greeting, on: peer.descriptor) else {
                     drop(connection)
                     continue
                 }
                 peer.isAccepted = true
                 connections[connection] = peer
+            }
+            for (connection, line) in inbox.takeReplies() {
+                guard let peer = connections[connection] else { continue }
+                if !EventSocket.send(line, on: peer.descriptor) { drop(connection) }
             }
             let reading = inbox.pending.load(ordering: .sequentiallyConsistent) < ChildProcessReports.pendingLimit
             let watched = reading ? connections.keys.sorted() : []
@@ -353,8 +405,15 @@ private final class Reader: @unchecked Sendable {
             if peer.overlong {
                 peer.overlong = false
             } else {
-                let line = peer.partial + buffer[start..<index]
-                events.append(WaitAlertEvent.received(String(decoding: line, as: UTF8.self)))
+                let line = String(decoding: peer.partial + buffer[start..<index], as: UTF8.self)
+                if let message = PromptMessage.read(line) {
+                    // In order with the events around it.
+                    if !events.isEmpty { inbox.send(.lines(connection, events)) }
+                    events = []
+                    inbox.send(.prompt(connection, message))
+                } else {
+                    events.append(WaitAlertEvent.received(line))
+                }
             }
             peer.partial = []
             start = index + 1

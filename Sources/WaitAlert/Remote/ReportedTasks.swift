@@ -65,6 +65,11 @@ struct ReportedTasks {
         }
     }
 
+    /// Counts a line that could not apply.
+    mutating func countMalformed() {
+        malformed += 1
+    }
+
     /// Ends every open task as cancelled, the latest first, so children end before their parents.
     mutating func cancelOpen(on presenter: WaitAlertPresenter) {
         for task in open.sorted(by: { $0.key > $1.key }).map(\.value) {

@@ -20,6 +20,11 @@ package enum EventSocket {
     package static let variable = "WAIT_ALERT_SOCKET"
     /// The listener's greeting.
     package static let hello = "{\"v\":1,\"event\":\"hello\"}\n"
+    /// The line a listener that takes its children's questions (``PromptMessage``) sends right
+    /// after its greeting, in the same write. A child that reads only the greeting never sees it.
+    package static let acceptsQuestions = "{\"v\":1,\"event\":\"accepts\",\"questions\":true}\n"
+    /// What a listener sends a connection it accepts.
+    package static var greeting: [UInt8] { Array((hello + acceptsQuestions).utf8) }
 
     /// The path of this process's own listening socket, once made: never connected to as a
     /// parent's.
@@ -87,6 +92,18 @@ package enum EventSocket {
     /// for the greeting; returns the connected descriptor, or `nil` when the variable is unset,
     /// names something that is not a socket of this user, nobody listens, or no alert runs there.
     package static func connectToParent(patience: Int32 = 500) -> Int32? {
+        connect(patience: patience)?.descriptor
+    }
+
+    /// A connection to the parent's socket, and whether the parent takes questions.
+    package struct Parent: Sendable {
+        package var descriptor: Int32
+        package var acceptsQuestions: Bool
+    }
+
+    /// Connects as ``connectToParent(patience:)`` does, and reads whether the parent takes
+    /// questions (``acceptsQuestions``, sent with the greeting).
+    package static func connect(patience: Int32 = 500) -> Parent? {
         guard let value = getenv(variable) else { return nil }
         let path = String(cString: value)
         var status = stat()
@@ -109,14 +126,32 @@ package enum EventSocket {
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                systemConnect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard connected == 0, receivesHello(descriptor, patience: patience) else {
             close(descriptor)
             return nil
         }
-        return descriptor
+        return Parent(descriptor: descriptor, acceptsQuestions: receivesAcceptsQuestions(descriptor))
+    }
+
+    /// Whether the line after the greeting, already received with it, says the parent takes
+    /// questions; the line is read only then. Nothing is waited for: a parent sends both at once.
+    private static func receivesAcceptsQuestions(_ descriptor: Int32) -> Bool {
+        #if canImport(Darwin)
+            let flags = MSG_PEEK | MSG_DONTWAIT
+        #else
+            let flags = Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)
+        #endif
+        let expected = Array(acceptsQuestions.utf8)
+        var buffer = [UInt8](repeating: 0, count: expected.count)
+        var count = 0
+        repeat {
+            count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, flags) }
+        } while count < 0 && errno == EINTR
+        guard count == expected.count, buffer == expected else { return false }
+        return buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) } == expected.count
     }
 
     /// Whether the greeting arrives on `descriptor` within `patience` milliseconds.
@@ -170,8 +205,11 @@ package enum EventSocket {
     }
 }
 
-// The C library's `listen` and `send`, which `EventSocket`'s own names shadow inside it.
+// The C library's `listen`, `connect` and `send`, which `EventSocket`'s own names shadow inside it.
 private func systemListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { listen(descriptor, backlog) }
+private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    connect(descriptor, address, length)
+}
 private func systemSend(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
     send(descriptor, buffer, count, flags)
 }
@@ -182,11 +220,49 @@ extension EventSocket {
     package final class Connection: WaitAlertTerminal {
         private let descriptor: Int32
 
+        /// The start of a line from the parent whose end has not come yet.
+        private let partial = Mutex<[UInt8]>([])
+
         package init(descriptor: Int32) {
             self.descriptor = descriptor
         }
 
         deinit { close(descriptor) }
+
+        /// Reads what the parent sends (its answers), on the calling thread, and hands each batch
+        /// of whole lines to `deliver`, until `wanted` says no more is wanted (asked at least
+        /// every 200 ms) or the parent has gone. One reader at a time.
+        ///
+        /// - Returns: whether the parent is still there.
+        package func readLines(while wanted: () -> Bool, deliver: ([String]) -> Void) -> Bool {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while wanted() {
+                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&request, 1, 200)
+                if ready < 0, errno == EINTR { continue }
+                guard ready > 0 else {
+                    if ready < 0 { return false }
+                    continue
+                }
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
+                guard count > 0 else { return false }
+                let lines = partial.withLock { partial -> [String] in
+                    var lines: [String] = []
+                    var start = 0
+                    for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
+                        lines.append(String(decoding: partial + buffer[start..<index], as: UTF8.self))
+                        partial = []
+                        start = index + 1
+                    }
+                    partial += buffer[start..<count]
+                    if partial.count > 1 << 20 { partial = [] }  // no answer is that long
+                    return lines
+                }
+                if !lines.isEmpty { deliver(lines) }
+            }
+            return true
+        }
 
         package var columns: Int? { nil }
         package var isInteractive: Bool { false }

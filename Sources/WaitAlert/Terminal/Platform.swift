@@ -59,6 +59,9 @@ package enum Platform {
         return terminalDevice(of: second) == device
     }
 
+    /// Whether standard input is a terminal.
+    package static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
     /// Whether this process's group is the foreground process group of the terminal `descriptor`
     /// (or the descriptor is not this process's controlling terminal, so no job control applies
     /// to it). Async-signal-safe.

@@ -45,12 +45,14 @@ enum JSONText {
 
 extension JSONText {
     /// A value in a JSON object's field, as the event stream reads it: strings, numbers, `true`,
-    /// `false` and `null`; arrays and objects are read (so the line stays valid) but not kept.
+    /// `false`, `null` and arrays of them; objects inside are read (so the line stays valid) but
+    /// not kept.
     enum Value: Hashable {
         case string(String)
         case number(Double)
         case bool(Bool)
         case null
+        case array([Value])
         case nested
 
         /// The value as a whole number, when it is one that fits.
@@ -61,6 +63,17 @@ extension JSONText {
 
         var string: String? {
             if case .string(let text) = self { text } else { nil }
+        }
+
+        /// The value as an array of strings, when it is one.
+        var strings: [String]? {
+            guard case .array(let values) = self else { return nil }
+            var strings: [String] = []
+            for value in values {
+                guard let text = value.string else { return nil }
+                strings.append(text)
+            }
+            return strings
         }
     }
 
@@ -109,16 +122,18 @@ extension JSONText {
             }
         }
 
-        mutating func array(depth: Int) -> Bool {
-            guard depth < 16, take(UInt8(ascii: "[")) else { return false }
+        mutating func array(depth: Int) -> [Value]? {
+            guard depth < 16, take(UInt8(ascii: "[")) else { return nil }
+            var values: [Value] = []
             skipWhitespace()
-            if take(UInt8(ascii: "]")) { return true }
+            if take(UInt8(ascii: "]")) { return values }
             while true {
                 skipWhitespace()
-                guard value(depth: depth) != nil else { return false }
+                guard let value = value(depth: depth) else { return nil }
+                values.append(value)
                 skipWhitespace()
                 if take(UInt8(ascii: ",")) { continue }
-                return take(UInt8(ascii: "]"))
+                return take(UInt8(ascii: "]")) ? values : nil
             }
         }
 
@@ -127,7 +142,7 @@ extension JSONText {
             switch bytes[index] {
             case UInt8(ascii: "\""): return string().map(Value.string)
             case UInt8(ascii: "{"): return object(depth: depth + 1) == nil ? nil : .nested
-            case UInt8(ascii: "["): return array(depth: depth + 1) ? .nested : nil
+            case UInt8(ascii: "["): return array(depth: depth + 1).map(Value.array)
             case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
             case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
             case UInt8(ascii: "n"): return literal("null") ? .null : nil

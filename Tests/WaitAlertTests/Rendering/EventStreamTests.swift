@@ -17,7 +17,7 @@ struct EventStreamTests {
             case .string(let text): text
             case .number(let number): value.integer.map { $0 as Any } ?? number
             case .bool(let flag): flag
-            case .null, .nested: nil
+            case .null, .array, .nested: nil
             }
         }
     }
