@@ -27,6 +27,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "wait-alert-scenarios",
+            dependencies: ["WaitAlert"],
+            path: "Examples/wait-alert-scenarios",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "wait-alert-bench",
             dependencies: ["WaitAlert", "WaitAlertTesting"],
             path: "Benchmarks/wait-alert-bench",
@@ -45,7 +51,7 @@ let package = Package(
         .testTarget(name: "WaitAlertCLITests", dependencies: ["wait-alert"], swiftSettings: strict),
         .testTarget(
             name: "WaitAlertEndToEndTests",
-            dependencies: ["WaitAlertTesting", "wait-alert-demo", "wait-alert"],
+            dependencies: ["WaitAlertTesting", "wait-alert-demo", "wait-alert", "wait-alert-scenarios"],
             swiftSettings: strict
         ),
     ]

@@ -1,11 +1,37 @@
 // The pseudo-terminal harness uses Linux's openpty and posix_spawn flags.
 #if os(Linux)
+    import Testing
+
     #if canImport(Glibc)
         import Glibc
     #endif
 
-    /// An interactive `bash` on a pseudo-terminal, for job control (Ctrl-Z, `bg`, `fg`, `&`).
+    /// An interactive `bash` (or plain `sh`) on a pseudo-terminal, for job control (Ctrl-Z, `bg`,
+    /// `fg`, `&`).
     extension DemoProcess {
+        /// The shells a job-control test runs under: `bash` restores the terminal's modes itself
+        /// after a job stops or ends, which hides a program that does not; `sh` (dash on Debian)
+        /// does not.
+        enum Shell: String, CaseIterable, CustomTestStringConvertible {
+            case bash, sh
+
+            var testDescription: String { rawValue }
+
+            func start() async throws -> DemoProcess {
+                switch self {
+                case .bash: try await DemoProcess.interactiveBash()
+                case .sh: try await DemoProcess.interactiveSh()
+                }
+            }
+        }
+
+        /// An interactive plain `sh` whose prompt is ``shellPrompt``, with job control.
+        static func interactiveSh() async throws -> DemoProcess {
+            let shell = try DemoProcess(["-i"], environment: ["PS1": shellPrompt, "ENV": ""], program: "/bin/sh")
+            try await shell.waitForOutput(shellPrompt)
+            return shell
+        }
+
         /// The prompt of ``interactiveBash()``.
         static let shellPrompt = "PROMPT> "
 
