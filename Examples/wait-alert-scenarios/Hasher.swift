@@ -51,9 +51,8 @@ enum Hasher {
 
     @MainActor static func run(_ options: Options) async throws {
         let files = options.paths.flatMap(FileTree.files(under:))
-        let digests = try await withWaitAlert(
-            "Hashing \(files.count) files", success: { (digests: [UInt64]) in "Hashed \(digests.count) files" }
-        ) { alert in
+        let success = { (digests: [UInt64]) in "Hashed \(digests.count) files" }
+        let digests = try await withWaitAlert("Hashing \(files.count) files", success: success) { alert in
             try await alert.tasks(for: files, policy: .keepGoing, maxConcurrency: options.jobs) { file in
                 "Hashing \(file.path)"
             } operation: { file, row in
