@@ -12,6 +12,12 @@ import Testing
 /// command a newcomer runs first under a minute.
 enum EndToEndRuns {
     static let isFull: Bool = getenv("WAIT_ALERT_END_TO_END").map { String(cString: $0) == "full" } ?? false
+
+    /// Whether the programs under test are built with a sanitizer (`.ci/sanitize`), which makes
+    /// them several times slower, unevenly: their times are not compared then.
+    static let isSanitized: Bool = ["__tsan_init", "__asan_init"].contains { (name: String) in
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) != nil
+    }
 }
 
 /// Every end-to-end suite, one test at a time: each runs real programs on pseudo-terminals with
