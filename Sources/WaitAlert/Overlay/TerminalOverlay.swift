@@ -264,6 +264,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     public func present(_ prompt: WaitAlertPrompt) -> Bool {
         guard isStandardError else { return false }
         if let interactive, interactive.present(prompt) { return true }
+        if !reportsToParent, let stream = output as? EventStreamRenderer { stream.asking(prompt) }
         StandardInputPrompt.present(prompt) { [weak self] record in
             if self?.print(record, to: .standardError) != true {
                 _ = WaitAlertStandardError.shared.write(Array((TextSanitizer.line(record) + "\n").utf8))
