@@ -19,6 +19,7 @@
                 try await demo.waitFor(text: "1) Retry 2) Skip 3) Abort")
                 // The alert's new text is due 3 s after its first: it would break the question.
                 try await Task.sleep(for: .seconds(4))
+                demo.pump()
                 let asked = AccessibleModeEndToEndTests.lines(demo.output)
                 #expect(asked.count { $0.hasPrefix("? Upload failed") } == 1, "\(asked)")
                 #expect(!asked.contains("Server unreachable, waiting for an answer"), "it waits: \(asked)")
