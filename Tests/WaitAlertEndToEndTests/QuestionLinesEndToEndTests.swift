@@ -46,6 +46,7 @@
                 try await demo.waitFor(text: #""event":"question""#)
                 try demo.type("\r")
                 try await demo.waitFor(text: #""title":"Upload failed""#)
+                try await demo.waitFor(text: "Server unreachable")  // an event while the question waits
                 try demo.type("2\r")
                 try await demo.waitFor(text: #""kind":"confirmation""#)
                 try demo.type("\r")
@@ -53,6 +54,10 @@
                 let events = demo.text.split(whereSeparator: \.isNewline).compactMap { line in
                     (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
                 }
+                let glued = demo.text.split(whereSeparator: \.isNewline).filter {
+                    $0.contains(#"{"v":1"#) && !$0.hasPrefix(#"{"v":1"#)
+                }
+                #expect(glued.isEmpty, "every event a line of its own, under a question too: \(glued)")
                 let questions = events.filter { $0["event"] as? String == "question" }
                 #expect(questions.count == 3, "\(questions)")
                 let choice = try #require(questions.first { $0["title"] as? String == "Upload failed" })

@@ -106,7 +106,9 @@ public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRendere
         untimed = pending.count
     }
 
-    /// Writes every pending event, in one write.
+    /// Writes every pending event, in one write. On the terminal where a question waits for its
+    /// line (the stream read by someone at a terminal), the events go below the question, and it
+    /// is asked again after them: each stays a line of its own.
     private func write(at instant: Duration) {
         stamp(at: instant)
         guard !pending.isEmpty else { return }
@@ -115,6 +117,9 @@ public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRendere
         pending.removeAll(keepingCapacity: true)
         untimed = 0
         guard !closed else { return }
+        if let question = StandardInputPrompt.questionOnLine, terminal.isInteractive {
+            bytes = Array("\n".utf8) + bytes + Array(question.utf8)
+        }
         if !terminal.write(bytes) { closed = true }
     }
 }
