@@ -74,13 +74,19 @@ struct GroupProgressTally: Sendable {
         var ownTotal: Int?
         var unit: WaitAlertProgressUnit?
         var unitsDone: Int128?
+        /// What the work still running can reach — the whole, less what parts left undone — for
+        /// the time left: in units, and as a fraction.
+        var reachableUnits: Int128?
+        var reachableFraction = 1.0
     }
 
     /// The running sums over the parts.
     private struct Sums: Sendable {
         var finished = 0
-        /// Parts that ended with their work undone.
+        /// Parts that ended with their work undone, and the part of a task each left undone, in
+        /// millionths.
         var undone = 0
+        var undoneMillionths = 0
         var runningUnsized = 0
         var claims = 0
         var withProgress = 0
@@ -93,6 +99,8 @@ struct GroupProgressTally: Sendable {
         var parts = 0
         var completed: Int128 = 0
         var total: Int128 = 0
+        /// The units parts left undone: in the total, never to be done.
+        var undone: Int128 = 0
     }
 
     /// Sets the part of the child task `id`; returns whether anything the group counts changed.
@@ -116,7 +124,10 @@ struct GroupProgressTally: Sendable {
 
     private mutating func add(_ part: Part, _ sign: Int) {
         if !part.isRunning { sums.finished += sign }
-        if !part.isRunning, part.undone { sums.undone += sign }
+        if !part.isRunning, part.undone {
+            sums.undone += sign
+            sums.undoneMillionths += sign * (1_000_000 - Self.millionths(of: part))
+        }
         if part.claimsPlannedStep { sums.claims += sign }
         if part.units != nil || part.fraction != nil { sums.withProgress += sign }
         if part.isRunning, part.units?.total == nil { sums.runningUnsized += sign }
@@ -133,6 +144,7 @@ struct GroupProgressTally: Sendable {
         sum.parts += sign
         sum.completed += Int128(sign) * completed
         sum.total += Int128(sign) * total
+        if !part.isRunning, part.undone { sum.undone += Int128(sign) * (whole - done) }
         sums.units[units.unit] = sum.parts == 0 ? nil : sum
     }
 
@@ -211,7 +223,9 @@ struct GroupProgressTally: Sendable {
             pendingTasks: pending)
         latest = Latest(
             progress: progress, unitsTotal: basis == .units ? unitsTotal : nil, ownTotal: own?.total,
-            unit: shownUnit, unitsDone: shownUnit == nil ? nil : unitsDone)
+            unit: shownUnit, unitsDone: shownUnit == nil ? nil : unitsDone,
+            reachableUnits: unitsTotal.map { $0 - sum.undone },
+            reachableFraction: 1 - Double(sums.undoneMillionths) / 1_000_000 / Double(tasks))
     }
 
     /// The unit every part with units and the group's own progress share, if they share one.
@@ -229,8 +243,11 @@ struct GroupProgressTally: Sendable {
     func progress(at now: Duration, ended: Bool) -> WaitAlertGroupProgress? {
         guard var progress = latest?.progress else { return nil }
         guard !ended, progress.fraction < 1 else { return progress }
+        // The time left is the time to what the work still running can reach: work a failed task
+        // left undone stays in the whole, but nobody is doing it.
         if progress.units != nil {
-            let byUnits = unitsEstimator.estimate(total: progress.units?.total.map(Double.init), at: now)
+            let reachable = progress.units?.total == nil ? nil : latest?.reachableUnits.map(Double.init)
+            let byUnits = unitsEstimator.estimate(total: reachable, at: now)
             progress.units?.rate = byUnits.rate
             if progress.basis == .units {
                 progress.units?.remaining = byUnits.remaining
@@ -238,7 +255,7 @@ struct GroupProgressTally: Sendable {
             }
         }
         if progress.basis == .tasks {
-            progress.remaining = fractionEstimator.estimate(total: 1, at: now).remaining
+            progress.remaining = fractionEstimator.estimate(total: latest?.reachableFraction ?? 1, at: now).remaining
         }
         return progress
     }

@@ -40,7 +40,8 @@ public struct WaitAlertGroupProgress: Sendable, Hashable {
     /// The units done — and in all, on a ``Basis/units`` basis — with their rate, when the group's
     /// work counts in one unit; `nil` when its child tasks count in different units, or in none.
     public var units: WaitAlertProgress?
-    /// The time left for the whole group.
+    /// The time left for the whole group: to what the work still running can reach (work a
+    /// child task left undone is not counted in it).
     public var remaining: WaitAlertRateEstimator.Remaining
     /// Child tasks in all: those begun and the planned steps waiting their turn.
     public var tasks: Int

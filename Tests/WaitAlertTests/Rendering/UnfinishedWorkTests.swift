@@ -63,6 +63,37 @@ struct UnfinishedWorkTests {
         #expect(group.fraction < 1 && ProgressText.percent(of: group.fraction) == 99)
     }
 
+    /// The time left is the time to what the running work can reach: the bytes a failed
+    /// download left undone stay in the whole, but nobody fetches them.
+    @Test(arguments: [true, false])
+    func theTimeLeftLeavesOutWhatNobodyDoes(units: Bool) throws {
+        var tally = GroupProgressTally()
+        let failed = WaitAlertID.next()
+        let running = WaitAlertID.next()
+        func part(_ completed: Int, running: Bool) -> GroupProgressTally.Part {
+            var part = GroupProgressTally.Part(isRunning: running, undone: !running)
+            if units {
+                part.units = .init(completed: completed, total: 1000, unit: .bytes)
+            } else {
+                part.fraction = Double(completed) / 1000
+            }
+            return part
+        }
+        tally.set(failed, part(100, running: false))
+        for second in 0...5 {
+            tally.set(running, part(100 * second, running: true))
+            tally.update(at: .seconds(second))
+        }
+        let group = try #require(tally.progress(at: .seconds(5), ended: false))
+        #expect(group.fraction == 0.3 || !units, "\(group)")
+        // 500 bytes of the running download left, at 100 a second (not the 1,400 of the whole).
+        guard case .about(let left) = group.remaining else {
+            Issue.record("no time left: \(group)")
+            return
+        }
+        #expect(left > .milliseconds(4_900) && left < .milliseconds(5_100), "\(group)")
+    }
+
     /// An alert counting its own items without a total (or with a total of zero), with a child
     /// task that has ended: the whole is unknown, and its own work still runs.
     @Test(arguments: [nil, 0] as [Int?])
