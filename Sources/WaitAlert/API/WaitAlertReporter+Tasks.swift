@@ -332,10 +332,10 @@ public struct WaitAlertTaskFailures: Error, Sendable, CustomStringConvertible {
     }
 
     /// One line of bounded length, whatever the number of failures (each failed task's row has
-    /// already shown its own error): up to ``namedInFull`` failures with their errors —
+    /// already shown its own error): up to three failures with their errors —
     /// "2 tasks failed: Compiling A (exit code 1); Compiling B (exit code 2)" — and beyond, the
-    /// first titles and a count — "69 tasks failed: a.txt, b.txt, c.txt and 66 more". An error's
-    /// description counts with its first line, at most ``longestPart`` characters, and so does a
+    /// first three titles and a count — "69 tasks failed: a.txt, b.txt, c.txt and 66 more". An
+    /// error's description counts with its first line, at most 120 characters, and so does a
     /// title.
     public var description: String {
         let count = "\(failures.count) task\(failures.count == 1 ? "" : "s") failed"
