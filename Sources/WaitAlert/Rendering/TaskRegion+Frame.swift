@@ -128,7 +128,14 @@ extension TaskRegion {
     /// the counts of a header and `failing` are always kept.
     private func decorated(_ row: Row, of alert: WaitAlertID, columns: Int) -> OverlayScreen.Line {
         var line = row.line
-        guard row.state == .running else { return line }
+        // The cells of the row after its indent and glyph, and what its text keeps of them.
+        let room = columns - 1 - line.indent * 2 - 2
+        let textKeeps = min(DisplayWidth.of(line.text), Self.readableTextWidth(room: room))
+        guard row.state == .running else {
+            // A final message's elapsed time gives way too.
+            if room - DisplayWidth.of(line.suffix) < textKeeps { line.suffix = "" }
+            return line
+        }
         let elapsed = began[alert].map { lastInstant - $0 } ?? .zero
         var kept = ""
         var shownElapsed: String?
@@ -142,9 +149,7 @@ extension TaskRegion {
             shownElapsed = " · " + DurationFormat.elapsed(elapsed)
         }
         if row.isFailing { kept = " · failing" + kept }
-        // The cells of the row after its indent and glyph, and what its text keeps of them.
-        let room = columns - 1 - line.indent * 2 - 2
-        var left = room - min(DisplayWidth.of(line.text), Self.readableTextWidth(room: room)) - DisplayWidth.of(kept)
+        var left = room - textKeeps - DisplayWidth.of(kept)
         var progress = ""
         if let figures = row.progress {
             // The bar's width grows with the window: 8 cells at 80 columns (the time left, the

@@ -60,7 +60,7 @@ struct ProgressPropertyTests {
 
         /// The title of child task `index`.
         func title(_ index: Int) -> String {
-            longTitles ? "task \(index): hashing /usr/share/doc/package-\(index)/changelog.Debian.gz" : "task \(index)"
+            longTitles ? "task \(index): hashing /usr/share/doc/libfoo\(index)/changelog.Debian.gz" : "task \(index)"
         }
 
         static func steps(_ rng: inout SplitMix64, count: Int) -> [Step] {
