@@ -17,7 +17,9 @@ import WaitAlert
 ///
 /// A prompt with no answer left, or of another kind than the next answer, records an issue that
 /// names it, and is cancelled (the code under test sees `CancellationError`), so a test never
-/// hangs on a question it did not expect.
+/// hangs on a question it did not expect. The issue points at the test: the call of the bed that
+/// was running the work when the prompt came (`run(until:)`, `advance(by:)`), else the `start`
+/// of the work; a refused answer points at the line that scripted it.
 extension WaitAlertTestBed {
     /// An answer waiting for its prompt.
     struct ScriptedAnswer {
@@ -76,7 +78,7 @@ extension WaitAlertTestBed {
                 A prompt appeared that the test did not expect: "\(prompt.title)". Script its answer before \
                 the code asks (bed.answer, bed.choose, bed.confirm, bed.cancelPrompt); it was cancelled.
                 """,
-                sourceLocation: SourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
+                sourceLocation: testLocation)
             prompt.cancel()
             return
         }

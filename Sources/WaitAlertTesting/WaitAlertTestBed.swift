@@ -28,7 +28,7 @@ public import WaitAlert
 ///
 /// **Every step settles.** Before ``advance(by:sourceLocation:)``, ``advance(to:sourceLocation:)``,
 /// ``run(limit:sourceLocation:)`` and ``run(until:limit:sourceLocation:)`` move the clock, and after each deadline they pass, the bed lets everything that
-/// can run do so: work just started (by ``start(_:)``, or by a `Task` created on the main actor)
+/// can run do so: work just started (by ``start(sourceLocation:_:)``, or by a `Task` created on the main actor)
 /// begins and shows its alert, work woken by the clock runs until it sleeps on ``clock`` again or
 /// ends, and every alert reacts. The work of `withWaitAlert` on ``presenter`` runs on the main
 /// queue, one job at a time with the main actor, so each step is the same in every run. (Work that
@@ -58,6 +58,15 @@ public final class WaitAlertTestBed {
     public internal(set) var askedPrompts: [String] = []
     /// Work started or awaited through the bed that has ended, so its end counts as progress.
     private var endedWork = 0
+    /// Where the test made the bed, where it last started work, and the call of the bed that is
+    /// moving the work on now: where an issue about the work goes (a prompt it did not expect).
+    private let madeAt: SourceLocation
+    private var startedAt: SourceLocation?
+    private var drivingAt: SourceLocation?
+
+    /// Where the test is, for an issue the work causes: the bed's call that runs it now, else
+    /// the `start` that began it, else where the bed was made.
+    var testLocation: SourceLocation { drivingAt ?? startedAt ?? madeAt }
 
     /// Makes a test bed.
     ///
@@ -65,8 +74,12 @@ public final class WaitAlertTestBed {
     ///   - timing: the default timing of its alerts.
     ///   - renderers: renderers to drive besides the recorder (an overlay on an in-memory terminal).
     ///   - wantsFrames: whether the recorder asks for every spinner frame.
-    public init(timing: WaitAlertTiming = .default, renderers: [any WaitAlertRenderer] = [], wantsFrames: Bool = false)
-    {
+    ///   - sourceLocation: where an issue about the work goes when no call of the bed runs it.
+    public init(
+        timing: WaitAlertTiming = .default, renderers: [any WaitAlertRenderer] = [], wantsFrames: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        madeAt = sourceLocation
         clock = ManualClock()
         recorder = RecordingRenderer(wantsFrames: wantsFrames)
         presenter = WaitAlertPresenter(renderers: [recorder] + renderers, timing: timing, clock: clock)
@@ -93,11 +106,17 @@ public final class WaitAlertTestBed {
     /// is its current presenter, so code under test that shows alerts without naming a presenter
     /// shows them here.
     ///
+    /// - Parameters:
+    ///   - sourceLocation: where an issue about the work goes (a prompt it did not expect) when no
+    ///     call of the bed runs it.
+    ///   - operation: the work.
     /// - Returns: the task; pass it to ``run(until:limit:sourceLocation:)`` to play it to its end.
     @discardableResult
     public func start<Value: Sendable>(
+        sourceLocation: SourceLocation = #_sourceLocation,
         _ operation: sending @escaping () async throws -> Value
     ) -> Task<Value, any Error> {
+        startedAt = sourceLocation
         let presenter = presenter
         return Task(executorPreference: executor) {
             try await withWaitAlertPresenter(presenter) { try await operation() }
@@ -109,6 +128,9 @@ public final class WaitAlertTestBed {
     /// Lets everything that can run now do so, until nothing changes any more: alerts handle what
     /// is due, and work runs until it sleeps on ``clock``, waits for something else, or ends.
     public func settle(sourceLocation: SourceLocation = #_sourceLocation) async {
+        let outer = drivingAt
+        drivingAt = sourceLocation
+        defer { drivingAt = outer }
         var quietRounds = 0
         for _ in 0..<Self.settleRounds {
             let before = activity

@@ -77,13 +77,17 @@ extension WaitAlertReporter {
     /// (the value stays with the caller), so its frame is small and has no parts sized at run
     /// time. With the group task's own frames it fits the task's first allocation slab, which
     /// keeps ten thousand rows small.
+    ///
+    /// A row that waited its turn takes the place of the step planned for it; one that started
+    /// at once (`claimsPlannedStep` false) takes none, even when a later task has its title.
     private func row(
         _ title: String, retention: WaitAlertRowRetention, cancellation: WorkCancellation,
-        operation: (WaitAlertReporter) async throws -> Void
+        claimsPlannedStep: Bool, operation: (WaitAlertReporter) async throws -> Void
     ) async throws {
         let mailbox = ReportMailbox()
         let (presenter, session) = await beginChild(
-            title, mailbox: mailbox, cancellation: cancellation, retention: retention)
+            title, mailbox: mailbox, cancellation: cancellation, retention: retention,
+            claimsPlannedStep: claimsPlannedStep)
         let reporter = WaitAlertReporter(mailbox: mailbox, parent: AlertParent(presenter: presenter, session: session))
         cancellation.enter()
         var failure: (any Error)?
@@ -139,12 +143,15 @@ extension WaitAlertReporter {
     /// one, a top-level alert on the current presenter).
     @MainActor
     private func beginChild(
-        _ title: String, mailbox: ReportMailbox, cancellation: WorkCancellation, retention: WaitAlertRowRetention
+        _ title: String, mailbox: ReportMailbox, cancellation: WorkCancellation, retention: WaitAlertRowRetention,
+        claimsPlannedStep: Bool? = nil
     ) -> (WaitAlertPresenter, AlertSession) {
         let presenter = parent?.presenter ?? .current
         let session =
             if let parent {
-                presenter.begin(title, mailbox: mailbox, parent: parent.session, retention: retention)
+                presenter.begin(
+                    title, mailbox: mailbox, parent: parent.session, retention: retention,
+                    claimsPlannedStep: claimsPlannedStep)
             } else {
                 presenter.beginTopLevel(title, timing: nil, mailbox: mailbox)
             }
@@ -192,14 +199,16 @@ extension WaitAlertReporter {
             func addTask() {
                 guard next < elements.count, !Task.isCancelled else { return }
                 let (index, element, title) = (next, elements[next], titles[next])
+                let waitedItsTurn = index >= limit  // its step was planned
                 next += 1
                 group.addTask {
                     let work = siblings.begin(index)
                     defer { siblings.end(index) }
                     var value: Value?
                     do {
-                        try await siblings.reporter.row(title, retention: siblings.retention, cancellation: work) {
-                            row in
+                        try await siblings.reporter.row(
+                            title, retention: siblings.retention, cancellation: work, claimsPlannedStep: waitedItsTurn
+                        ) { row in
                             do {
                                 value = try await operation(element, row)
                             } catch {
@@ -322,9 +331,34 @@ public struct WaitAlertTaskFailures: Error, Sendable, CustomStringConvertible {
         self.failures = failures
     }
 
-    /// "2 tasks failed: Compiling A (…); Compiling B (…)".
+    /// One line of bounded length, whatever the number of failures (each failed task's row has
+    /// already shown its own error): up to three failures with their errors —
+    /// "2 tasks failed: Compiling A (exit code 1); Compiling B (exit code 2)" — and beyond, the
+    /// first three titles and a count — "69 tasks failed: a.txt, b.txt, c.txt and 66 more". An
+    /// error's description counts with its first line, at most 120 characters, and so does a
+    /// title.
     public var description: String {
-        let list = failures.map { "\(WaitAlertOutcome.name(fromTitle: $0.title)) (\($0.error))" }
-        return "\(failures.count) task\(failures.count == 1 ? "" : "s") failed: " + list.joined(separator: "; ")
+        let count = "\(failures.count) task\(failures.count == 1 ? "" : "s") failed"
+        guard !failures.isEmpty else { return count }
+        func name(_ failure: Failure) -> String { Self.bounded(WaitAlertOutcome.name(fromTitle: failure.title)) }
+        if failures.count <= Self.namedInFull {
+            return count + ": "
+                + failures.map { "\(name($0)) (\(Self.bounded(String(describing: $0.error))))" }
+                .joined(separator: "; ")
+        }
+        let named = failures.prefix(Self.namedInFull).map(name).joined(separator: ", ")
+        return count + ": " + named + " and \(failures.count - Self.namedInFull) more"
+    }
+
+    /// How many failures the description names.
+    static let namedInFull = 3
+    /// The most characters of one title or error the description keeps.
+    static let longestPart = 120
+
+    /// The first line of `text`, cut to ``longestPart`` characters; `…` where something was left out.
+    static func bounded(_ text: String) -> String {
+        let firstLine = text.prefix { !$0.isNewline }
+        let cut = firstLine.prefix(longestPart)
+        return cut.count < text.count ? cut + "…" : String(cut)
     }
 }

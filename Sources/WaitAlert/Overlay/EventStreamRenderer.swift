@@ -7,7 +7,8 @@
 /// batch ends. Progress events come at most once a frame per alert (the presenter coalesces
 /// reports). Lines the program prints on standard error through the presenter
 /// (``WaitAlertPresenter/print(_:to:)``) become `log` events without an `id`, so the stream stays
-/// JSON; standard output is left alone.
+/// JSON; standard output is left alone. A question the program asks (``askText(_:message:default:placeholder:secret:maximumLength:validate:timeout:onTimeout:presenter:)``
+/// and the others) is a `question` event when it is asked, and its answer a `log` line.
 ///
 /// `WAIT_ALERT_PROGRESS=json` makes ``TerminalOverlay`` (so the shared presenter) write this stream
 /// to standard error; in code:
@@ -29,6 +30,8 @@ public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRendere
     private var latest = Duration.zero
     /// Set once the terminal refused a write (a closed pipe): nothing more is written.
     private var closed = false
+    /// The presenter's clock, for a question asked between renders.
+    private var now: (@Sendable () -> Duration)?
 
     private enum Pending {
         case event(WaitAlertEvent)
@@ -41,6 +44,10 @@ public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRendere
     }
 
     package var wantsFrames: Bool { false }
+
+    package func didAttach(to context: WaitAlertRendererContext) {
+        now = context.now
+    }
 
     public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         stamp(at: instant)
@@ -55,12 +62,36 @@ public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRendere
     public func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool {
         guard stream == .standardError else { return false }
         pending.append(.log(line, nil))
-        write(at: latest)
+        write(at: max(now?() ?? latest, latest))
         return true
     }
 
     package func flush(at instant: Duration) {
         write(at: instant)
+    }
+
+    /// Tells the stream that `prompt` is asked, at once: a `question` event.
+    package func asking(_ prompt: WaitAlertPrompt) {
+        let instant = max(now?() ?? latest, latest)
+        stamp(at: instant)
+        pending.append(.event(stream.question(Self.question(prompt), at: instant)))
+        untimed = pending.count
+        write(at: instant)
+    }
+
+    /// What the stream says of `prompt`.
+    static func question(_ prompt: WaitAlertPrompt) -> WaitAlertEvent.Question {
+        switch prompt {
+        case .text(let model):
+            return WaitAlertEvent.Question(
+                title: model.title, message: model.message, kind: .text, defaultAnswer: model.defaultText,
+                isSecret: model.isSecret)
+        case .choice(let model):
+            return WaitAlertEvent.Question(
+                title: model.title, message: model.message,
+                kind: model.style == .confirmation ? .confirmation : .choice, buttons: model.buttons.map(\.title),
+                defaultAnswer: model.defaultIndex.map { model.buttons[$0].title })
+        }
     }
 
     /// Times the log lines that came before `instant`'s renders with it (a presenter hands an
@@ -75,7 +106,9 @@ public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRendere
         untimed = pending.count
     }
 
-    /// Writes every pending event, in one write.
+    /// Writes every pending event, in one write. On the terminal where a question waits for its
+    /// line (the stream read by someone at a terminal), the events go below the question, and it
+    /// is asked again after them: each stays a line of its own.
     private func write(at instant: Duration) {
         stamp(at: instant)
         guard !pending.isEmpty else { return }
@@ -84,6 +117,9 @@ public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRendere
         pending.removeAll(keepingCapacity: true)
         untimed = 0
         guard !closed else { return }
+        if let question = StandardInputPrompt.questionOnLine, terminal.isInteractive {
+            bytes = Array("\n".utf8) + bytes + Array(question.utf8)
+        }
         if !terminal.write(bytes) { closed = true }
     }
 }

@@ -20,6 +20,11 @@
 /// failed child tasks are printed again, then the steps it planned that never ran. While work
 /// runs and nothing else was printed for ``heartbeatInterval``, a heartbeat line says what is
 /// still running, so a CI watchdog that waits for output stays fed.
+///
+/// While a question asked on the same terminal waits for its line, the renderer's own lines wait
+/// too (an alert's latest text and progress, start and end lines), so the question stays the
+/// last thing on the screen and is asked once; they follow its answer. Log lines do not wait:
+/// they go above the question, which is asked again under them.
 @MainActor
 public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// The shortest time between two progress lines of one alert.
@@ -38,6 +43,15 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     private var lastLine: Duration?
     /// The instant of the latest render.
     private var latest = Duration.zero
+    /// Lines made while a question waits for its line, in order, to print once it is answered:
+    /// an alert's newer text or progress line takes the place of the one waiting.
+    private var held: [(key: HeldKey?, bytes: [UInt8])] = []
+
+    /// What a held line is, when a newer one replaces it.
+    private enum HeldKey: Hashable {
+        case text(WaitAlertID)
+        case progress(WaitAlertID)
+    }
 
     private struct Printed {
         var text: String?
@@ -131,7 +145,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
                 if printed.text == nil {
                     printed.text = snapshot.text
                     printed.at = instant
-                    emitLine(indent(snapshot.depth) + "▸ " + printed.title, at: instant)
+                    emitLine(indent(snapshot.depth) + "▸ " + printed.title, at: instant, key: nil)
                 }
             } else if printed.text == snapshot.text {
                 printed.isHolding = false
@@ -139,19 +153,19 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
                 printed.text = snapshot.text
                 printed.at = instant
                 printed.isHolding = false
-                emitLine(snapshot.text, at: instant)
+                emitLine(snapshot.text, at: instant, key: .text(alert))
             } else {
                 printed.isHolding = true
             }
             if snapshot.parent == nil, let progress = printed.progress {
-                printProgress(progress, of: &printed, at: instant)
+                printProgress(progress, of: &printed, alert: alert, at: instant)
             }
             if snapshot.parent == nil, snapshot.isFailing != printed.failing {
                 printed.failing = snapshot.isFailing
                 let name = printed.text ?? printed.title
                 emitLine(
                     (name.isEmpty ? "" : name + ": ") + (snapshot.isFailing ? "failing" : "no longer failing"),
-                    at: instant)
+                    at: instant, key: nil)
             }
         }
     }
@@ -162,10 +176,11 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         write(lines, at: latest)
     }
 
-    /// Prints the heartbeat when nothing was printed for ``heartbeatInterval`` while work runs.
+    /// Prints the heartbeat when nothing was printed for ``heartbeatInterval`` while work runs
+    /// (and no question waits for its line: someone is at the terminal).
     package func flush(at instant: Duration) {
         latest = max(latest, instant)
-        guard let lastLine, instant - lastLine >= heartbeatInterval else { return }
+        guard let lastLine, instant - lastLine >= heartbeatInterval, !isAsking else { return }
         let running = alerts.filter(\.value.isRunning).sorted { $0.key < $1.key }
         guard !running.isEmpty else { return }
         let named = running.prefix(3).map { entry in
@@ -174,12 +189,14 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
             return "\(name) (\(percent)\(DurationFormat.elapsed(instant - entry.value.began)))"
         }
         let more = running.count > named.count ? " and \(running.count - named.count) more" : ""
-        emitLine("… still running: " + named.joined(separator: ", ") + more, at: instant)
+        emitLine("… still running: " + named.joined(separator: ", ") + more, at: instant, key: nil)
     }
 
     /// Prints a top-level alert's progress when it passes a quarter (25, 50, 75, 100 %), or
     /// after ``progressInterval`` when it moved: never a line per report.
-    private func printProgress(_ progress: ProgressText.Figures, of printed: inout Printed, at instant: Duration) {
+    private func printProgress(
+        _ progress: ProgressText.Figures, of printed: inout Printed, alert: WaitAlertID, at instant: Duration
+    ) {
         let quarter = progress.fraction.map { Int(($0 * 4).rounded(.down)) } ?? 0
         let moved = printed.progressShown.map { !Self.sameCount($0, progress) } ?? false
         let due = printed.progressAt.map { instant - $0 >= progressInterval } ?? true
@@ -193,7 +210,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         printed.quarter = max(printed.quarter, quarter)
         printed.progressAt = instant
         printed.progressShown = progress
-        emitLine(Self.progressLine(printed, progress), at: instant)
+        emitLine(Self.progressLine(printed, progress), at: instant, key: .progress(alert))
     }
 
     /// Whether two figures say the work has gone as far (rates and times left aside).
@@ -233,7 +250,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         }
         guard !bytes.isEmpty else { return }
         lastLine = latest
-        out(bytes)
+        out(bytes, key: nil)
     }
 
     private func indent(_ depth: Int) -> String {
@@ -241,9 +258,9 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     }
 
     /// Writes a progress or final text as exactly one line.
-    private func emitLine(_ text: String, at instant: Duration) {
+    private func emitLine(_ text: String, at instant: Duration, key: HeldKey?) {
         lastLine = instant
-        out(Array((TextSanitizer.line(text) + "\n").utf8))
+        out(Array((TextSanitizer.line(text) + "\n").utf8), key: key)
     }
 
     /// Writes lines, each split at its line breaks: every part is kept.
@@ -261,6 +278,39 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
             return
         }
         _ = terminal.write(Array("\n".utf8) + bytes + Array(question.utf8))
+    }
+
+    /// Writes the renderer's own lines — or, while a question asked on this terminal waits for
+    /// its line, keeps them until it is answered (a line with the `key` of one kept replaces it).
+    private func out(_ bytes: [UInt8], key: HeldKey?) {
+        guard isAsking else { return out(bytes) }
+        if let key, let index = held.firstIndex(where: { $0.key == key }) {
+            held[index].bytes = bytes
+        } else {
+            if held.isEmpty {
+                StandardInputPrompt.afterQuestion { [weak self] in self?.releaseHeld() }
+            }
+            held.append((key, bytes))
+        }
+    }
+
+    /// Whether a question asked on this terminal waits for its line.
+    private var isAsking: Bool {
+        StandardInputPrompt.questionOnLine != nil && terminal.isInteractive
+    }
+
+    /// Writes the lines kept while a question waited, now that it has its answer (or waits for
+    /// the next question to be answered).
+    private func releaseHeld() {
+        guard !held.isEmpty else { return }
+        guard !isAsking else {
+            StandardInputPrompt.afterQuestion { [weak self] in self?.releaseHeld() }
+            return
+        }
+        let bytes = held.flatMap(\.bytes)
+        held = []
+        lastLine = latest
+        out(bytes)
     }
 
     /// Lines, each split at its line breaks and sanitized: every part is kept.

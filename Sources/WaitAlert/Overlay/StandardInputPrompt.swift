@@ -18,12 +18,25 @@ import Synchronization
 /// program whose standard error is not the terminal), a line that is not an answer is followed by
 /// what is wrong with it and the question again. The answer is recorded on standard error:
 /// `? Name of the new project: demo`.
+///
+/// On a terminal the question is one line — `? Upload failed 1) Retry 2) Skip 3) Abort` — or,
+/// with a message, the title, the message and what to answer on lines of their own:
+///
+/// ```text
+/// ? Upload failed
+///   The server did not answer.
+///   1) Retry 2) Skip 3) Abort
+/// ```
 @MainActor
 package enum StandardInputPrompt {
     static func present(_ prompt: WaitAlertPrompt, record: @escaping @MainActor (String) -> Void) {
         let onTerminal = isatty(STDIN_FILENO) == 1
         if onTerminal, case .text(let model) = prompt, model.isSecret { hideTyping(for: prompt) }
-        prompt.onEnd { _ in questionOnLine = nil }
+        prompt.onEnd { _ in
+            questionOnLine = nil
+            // Answered with a line: once its record line is out (see `take`).
+            if !answeringWithLine { questionLeftTheLine() }
+        }
         if onTerminal { askOnTerminal(prompt) }
         take(for: prompt, onTerminal: onTerminal, record: record)
     }
@@ -56,7 +69,10 @@ package enum StandardInputPrompt {
     ) {
         nextLine(for: prompt, first: first) { line in
             questionOnLine = nil
-            if let reason = answer(prompt, with: line, retrying: onTerminal) {
+            answeringWithLine = true
+            let reason = answer(prompt, with: line, retrying: onTerminal)
+            answeringWithLine = false
+            if let reason {
                 tellTerminal("  " + TextSanitizer.line(reason) + "\n")
                 askOnTerminal(prompt)
                 return take(for: prompt, onTerminal: onTerminal, record: record, first: true)
@@ -66,6 +82,7 @@ package enum StandardInputPrompt {
             } else if case .choice(let index)? = prompt.ending, case .choice(let model) = prompt {
                 record(prompt.recordLine(answer: model.buttons[index].title))
             }
+            questionLeftTheLine()
         }
     }
 
@@ -149,26 +166,56 @@ package enum StandardInputPrompt {
     /// Shows the question on the terminal that standard input reads (standard error is not it, or
     /// it would be drawn there), so whoever types the answer sees what is asked.
     private static func askOnTerminal(_ prompt: WaitAlertPrompt) {
-        var question = "? " + TextSanitizer.line(prompt.title)
+        let question = self.question(prompt)
+        tellTerminal(question)
+        questionOnLine = question
+    }
+
+    /// The question as it is asked with a line: `? Name of the new project: (demo) `; with a
+    /// message, the title, the message and the choices (or the default) on lines of their own.
+    package static func question(_ prompt: WaitAlertPrompt) -> String {
+        let title = "? " + TextSanitizer.line(prompt.title)
+        var answers: String
+        let message: String?
         switch prompt {
         case .text(let model):
-            if let defaultText = model.defaultText { question += " (\(TextSanitizer.line(defaultText)))" }
+            message = model.message
+            answers = model.defaultText.map { "(\(TextSanitizer.line($0)))" } ?? ""
         case .choice(let model):
-            question +=
+            message = model.message
+            answers =
                 model.style == .confirmation
-                ? (model.defaultIndex == 0 ? " (Y/n)" : " (y/N)")
-                : " "
-                    + model.buttons.enumerated().map { "\($0.offset + 1)) \(TextSanitizer.line($0.element.title))" }
+                ? (model.defaultIndex == 0 ? "(Y/n)" : "(y/N)")
+                : model.buttons.enumerated().map { "\($0.offset + 1)) \(TextSanitizer.line($0.element.title))" }
                     .joined(separator: " ")
         }
-        tellTerminal(question + " ")
-        questionOnLine = question + " "
+        guard let message, !message.isEmpty else { return title + (answers.isEmpty ? " " : " \(answers) ") }
+        let lines = TextSanitizer.logLines(message).map { "  " + $0 + "\n" }.joined()
+        return title + "\n" + lines + "  " + (answers.isEmpty ? "" : answers + " ")
     }
 
     /// The question shown on the terminal and waiting for its line, while nothing was typed and
     /// entered: lines written meanwhile (``LineRenderer``) go below it and ask it again after
     /// them, so it stays the last thing on the screen.
     static var questionOnLine: String?
+
+    /// Whether a line is being taken as an answer: the question leaves the line once the answer's
+    /// record line is out.
+    private static var answeringWithLine = false
+    /// What runs once the question leaves the line for good (answered, cancelled, timed out).
+    private static var afterQuestionActions: [@MainActor () -> Void] = []
+
+    /// Runs `action` once the question waiting for its line has left it: answered (after its
+    /// record line), cancelled or timed out.
+    static func afterQuestion(_ action: @escaping @MainActor () -> Void) {
+        afterQuestionActions.append(action)
+    }
+
+    private static func questionLeftTheLine() {
+        let actions = afterQuestionActions
+        afterQuestionActions = []
+        actions.forEach { $0() }
+    }
 
     /// Writes `text` on the terminal, where someone types the answers.
     private static func tellTerminal(_ text: String) {

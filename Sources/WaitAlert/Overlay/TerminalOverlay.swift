@@ -273,6 +273,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             return true
         }
         if let interactive, interactive.present(prompt) { return true }
+        if !reportsToParent, let stream = output as? EventStreamRenderer { stream.asking(prompt) }
         StandardInputPrompt.present(prompt) { [weak self] record in
             if self?.print(record, to: .standardError) != true {
                 _ = WaitAlertStandardError.shared.write(Array((TextSanitizer.line(record) + "\n").utf8))

@@ -62,9 +62,10 @@ final class AlertSession {
         text: String, timing: SharedTiming, kind: WaitAlertKind, clock: AlertClock, wantsFrames: Bool,
         wakesForSpinner: Bool = true, workExecutor: (any TaskExecutor)?, mailbox: ReportMailbox, owner: AnyObject,
         parent: AlertSession? = nil,
-        retention: WaitAlertRowRetention = .record
+        retention: WaitAlertRowRetention = .record, claimedStep: String? = nil
     ) {
         self.mailbox = mailbox
+        self.claimedStep = claimedStep
         self.retention = retention
         self.parent = parent
         self.depth = parent.map { $0.depth + 1 } ?? 0
@@ -85,6 +86,7 @@ final class AlertSession {
         snapshot.depth = depth
         snapshot.plannedSteps = plannedSteps
         snapshot.retention = retention
+        snapshot.claimsPlannedStep = claimedStep != nil
         snapshot.groupProgress = group?.tally.progress(at: now, ended: timeline.outcome != nil)
         return snapshot
     }
@@ -159,7 +161,7 @@ final class AlertSession {
         if !isGone, let group = plannedSteps.isEmpty ? group : groupStorage {
             group.tally.own = timeline.progress
             group.tally.planned = plannedSteps.count
-            group.tally.update(at: now)
+            group.tally.update(at: now, ownWork: .init(timeline.outcome))
         }
 
         var step = AlertStep(current: placed(timeline.snapshot(at: now), at: now))

@@ -103,7 +103,7 @@ public final class WaitAlertPresenter {
                     setDrawsFrames: { [weak self] alert, draws in
                         self?.setDrawsFrames(draws, of: alert, renderer: index)
                     },
-                    systemClockNow: self.clock.isSystemClock ? self.clock.now : nil
+                    systemClockNow: self.clock.isSystemClock ? self.clock.now : nil, now: self.clock.now
                 ))
         }
         self.wakesForSpinner =
@@ -116,18 +116,22 @@ public final class WaitAlertPresenter {
 
     /// Begins an alert showing `text`, whose reports arrive in `mailbox`; a child task of `parent`
     /// if given (with the parent's timing unless `timing` says otherwise).
+    ///
+    /// A child task takes the place of a step its parent planned under the same title, unless
+    /// `claimsPlannedStep` says whether it does (a task of a group whose later tasks are
+    /// planned: one that started at once claims none, whatever its title).
     func begin(
         _ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert,
         mailbox: ReportMailbox = ReportMailbox(), parent: AlertSession? = nil,
-        retention: WaitAlertRowRetention = .record
+        retention: WaitAlertRowRetention = .record, claimsPlannedStep: Bool? = nil
     ) -> AlertSession {
+        let claims = parent.map { (claimsPlannedStep ?? true) && $0.plannedSteps.contains(text) } ?? false
         let session = AlertSession(
             text: text, timing: timing.map(SharedTiming.init) ?? parent?.timeline.sharedTiming ?? sharedTiming,
             kind: kind, clock: clock,
             wantsFrames: wantsFrames, wakesForSpinner: wakesForSpinner, workExecutor: workExecutor, mailbox: mailbox,
             owner: self, parent: parent,
-            retention: retention)
-        if let parent, parent.plannedSteps.contains(text) { session.claimedStep = text }
+            retention: retention, claimedStep: claims ? text : nil)
         // One small object reaches the presenter and the session for every closure below (a
         // closure capturing one reference needs no context of its own): a row costs less.
         let waker = SessionWaker(presenter: self, session: session)

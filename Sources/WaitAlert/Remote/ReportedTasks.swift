@@ -59,6 +59,8 @@ struct ReportedTasks {
                 for task in open.sorted(by: { $0.key < $1.key }) { task.value.mailbox.applyNowIfOnMainActor() }
                 presenter.print(line, to: .standardError)
             }
+        case .question:
+            return  // its answer, a log line, follows
         case .end(let outcome, _, _):
             guard let task = event.id, let ended = open.removeValue(forKey: task) else { return }
             _ = presenter.end(ended, with: outcome)

@@ -61,6 +61,11 @@ struct EventStream {
         return events
     }
 
+    /// The event of `question`, asked at `instant`.
+    mutating func question(_ question: WaitAlertEvent.Question, at instant: Duration) -> WaitAlertEvent {
+        WaitAlertEvent(.question(question), alert: nil, time: time(of: instant))
+    }
+
     /// The event of `line`, logged by `alert` (or printed by the program, for `nil`) at `instant`.
     mutating func log(_ line: String, from alert: WaitAlertID?, at instant: Duration) -> WaitAlertEvent {
         WaitAlertEvent(.log(line), alert: alert, time: time(of: instant))

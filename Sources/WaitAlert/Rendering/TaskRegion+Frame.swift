@@ -120,32 +120,54 @@ extension TaskRegion {
 
     /// A row with what the region adds: the header of an alert with child tasks
     /// ("· 12/40 · 2 failed · 1 warning · 1m03s"), the elapsed time of a child task that has run a second,
-    /// "· failing" while its work says so.
+    /// "· failing" while its work says so, progress.
+    ///
+    /// The row's own text comes first: it keeps ``readableTextWidth(room:)`` cells (all of it
+    /// when shorter). The figures share what is left, the least important given up first: the
+    /// elapsed time, then the progress's rate, count, time left and bar (``ProgressText/row``);
+    /// the counts of a header and `failing` are always kept.
     private func decorated(_ row: Row, of alert: WaitAlertID, columns: Int) -> OverlayScreen.Line {
         var line = row.line
-        guard row.state == .running else { return line }
+        // The cells of the row after its indent and glyph, and what its text keeps of them.
+        let room = columns - 1 - line.indent * 2 - 2
+        let textKeeps = min(DisplayWidth.of(line.text), Self.readableTextWidth(room: room))
+        guard row.state == .running else {
+            // A final message's elapsed time gives way too.
+            if room - DisplayWidth.of(line.suffix) < textKeeps { line.suffix = "" }
+            return line
+        }
         let elapsed = began[alert].map { lastInstant - $0 } ?? .zero
-        var suffix = ""
+        var kept = ""
+        var shownElapsed: String?
         if let group = groups[alert] {
             let total = group.started + (planned[alert]?.count ?? 0)
-            suffix = " · \(group.finished)/\(total)"
-            if group.failed > 0 { suffix += " · \(group.failed) failed" }
-            if group.warned > 0 { suffix += " · \(group.warned) warning\(group.warned == 1 ? "" : "s")" }
-            if elapsed >= .seconds(1) { suffix += " · " + DurationFormat.elapsed(elapsed) }
-        } else if row.parent != nil, elapsed >= .seconds(1) {
-            suffix = " · " + DurationFormat.elapsed(elapsed)
+            kept = " · \(group.finished)/\(total)"
+            if group.failed > 0 { kept += " · \(group.failed) failed" }
+            if group.warned > 0 { kept += " · \(group.warned) warning\(group.warned == 1 ? "" : "s")" }
         }
-        if row.isFailing { suffix = " · failing" + suffix }
-        if let progress = row.progress {
-            // The bar takes what the text leaves: at least a dozen cells of text stay. Its width
-            // grows with the window: 8 cells at 80 columns (the time left, the count and the rate
-            // still fit), 20 at 100, at most 24.
-            let room = columns - 1 - line.indent * 2 - 2 - 12 - DisplayWidth.of(suffix)
+        if groups[alert] != nil || row.parent != nil, elapsed >= .seconds(1) {
+            shownElapsed = " · " + DurationFormat.elapsed(elapsed)
+        }
+        if row.isFailing { kept = " · failing" + kept }
+        var left = room - textKeeps - DisplayWidth.of(kept)
+        var progress = ""
+        if let figures = row.progress {
+            // The bar's width grows with the window: 8 cells at 80 columns (the time left, the
+            // count and the rate still fit), 20 at 100, at most 24.
             let barWidth = min(max((3 * columns - 200) / 5, 6), 24)
-            suffix = ProgressText.row(progress, room: room, barWidth: barWidth, unicode: style.unicode) + suffix
+            progress = ProgressText.row(figures, room: left, barWidth: barWidth, unicode: style.unicode)
+            left -= DisplayWidth.of(progress)
         }
-        line.suffix = suffix
+        if let shownElapsed, DisplayWidth.of(shownElapsed) <= left { kept += shownElapsed }
+        line.suffix = progress + kept
         return line
+    }
+
+    /// The cells a row's text keeps before any figure takes one, out of the `room` after its
+    /// indent and glyph: two fifths, at least 12 and at most 32 (less when the text is shorter,
+    /// and only what there is in a window narrower than that).
+    static func readableTextWidth(room: Int) -> Int {
+        min(max(room * 2 / 5, 12), 32, max(room, 0))
     }
 
     /// The region line of a snapshot: spinner glyph (or outcome icon) and text, styled.

@@ -258,9 +258,11 @@ struct TaskRegion {
     /// Keeps the counts of each alert's child tasks, for its header.
     private mutating func count(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         if began[alert] == nil { began[alert] = instant }
-        // A child task counts once it shows or ends: a planned step it takes leaves the plan then,
-        // so the header never counts it twice.
-        if let parent = snapshot.parent, snapshot.phase > .pending || snapshot.outcome != nil,
+        // A child task counts from its beginning, also while its grace delay hides it — but one
+        // that holds the place of a planned step counts once it shows or ends: the step leaves
+        // the plan then, so the header never counts it twice.
+        if let parent = snapshot.parent,
+            !snapshot.claimsPlannedStep || snapshot.phase > .pending || snapshot.outcome != nil,
             countedChildren.insert(alert).inserted
         {
             groups[parent, default: Group()].started += 1

@@ -14,8 +14,8 @@
 /// ```
 ///
 /// Every line has `v` (the schema version), `event`, `time` (seconds since the stream began,
-/// to the millisecond) and, but for a line the program printed around the alerts, `id` (unique
-/// within the stream). A `start` names the `parent` of a child task. Text fields carry what was
+/// to the millisecond) and, but for a line the program printed around the alerts and a question
+/// it asks, `id` (unique within the stream). A `start` names the `parent` of a child task. Text fields carry what was
 /// reported, escaped as JSON strings, without the sanitizing a terminal applies.
 public struct WaitAlertEvent: Sendable, Hashable {
     /// The version of the schema ``jsonLine`` writes, its `v`. A reader ignores fields it does not
@@ -43,6 +43,54 @@ public struct WaitAlertEvent: Sendable, Hashable {
         /// `timedOut`, `dismissed`, `skipped`, `warning` or `info`; `"text"`, its final message, when it has one;
         /// `"reason"`, a skip's reason; `"elapsed"`, how long the work ran, in seconds).
         case end(outcome: WaitAlertOutcome, text: String?, elapsed: Duration)
+        /// The program asks a question and waits for its answer on standard input
+        /// (`"event":"question","title":…`; see ``Question``). The answer follows as a `log`
+        /// line without an `id`, the line a terminal keeps: `? Upload failed: Skip`.
+        case question(Question)
+    }
+
+    /// A question the program asks, as the stream tells it: `"title"`; `"message"` when it has
+    /// one; `"kind"`: `text`, `choice` or `confirmation`; `"buttons"`, a choice's (or a
+    /// confirmation's) buttons in order; `"default"`, the text or the button an empty answer
+    /// takes, when there is one; `"secret":true` for a text that is not shown.
+    ///
+    /// ```json
+    /// {"v":1,"event":"question","time":1.204,"title":"Upload failed","message":"The server did not answer.","kind":"choice","buttons":["Retry","Skip","Abort"],"default":"Retry"}
+    /// {"v":1,"event":"log","time":3.518,"line":"? Upload failed: Skip"}
+    /// ```
+    public struct Question: Sendable, Hashable {
+        /// What kind of answer it takes.
+        public enum Kind: String, Sendable, Hashable {
+            /// A line of text.
+            case text
+            /// One of its buttons, by number or title.
+            case choice
+            /// Yes or no.
+            case confirmation
+        }
+
+        public var title: String
+        public var message: String?
+        public var kind: Kind
+        /// The buttons' titles, in order; none for a text.
+        public var buttons: [String]
+        /// The text, or the title of the button, that an empty answer takes.
+        public var defaultAnswer: String?
+        /// Whether the text typed is not shown (a password); its answer is logged as `********`.
+        public var isSecret: Bool
+
+        /// Makes a question.
+        public init(
+            title: String, message: String? = nil, kind: Kind, buttons: [String] = [], defaultAnswer: String? = nil,
+            isSecret: Bool = false
+        ) {
+            self.title = title
+            self.message = message
+            self.kind = kind
+            self.buttons = buttons
+            self.defaultAnswer = defaultAnswer
+            self.isSecret = isSecret
+        }
     }
 
     /// What happened.
@@ -83,6 +131,15 @@ public struct WaitAlertEvent: Sendable, Hashable {
             if let text { line += ",\"text\":" + JSONText.quoted(text) }
             if case .skipped(let reason?) = outcome { line += ",\"reason\":" + JSONText.quoted(reason) }
             line += ",\"elapsed\":" + JSONText.seconds(elapsed)
+        case .question(let question):
+            line += ",\"title\":" + JSONText.quoted(question.title)
+            if let message = question.message { line += ",\"message\":" + JSONText.quoted(message) }
+            line += ",\"kind\":\"\(question.kind.rawValue)\""
+            if !question.buttons.isEmpty {
+                line += ",\"buttons\":[" + question.buttons.map(JSONText.quoted).joined(separator: ",") + "]"
+            }
+            if let answer = question.defaultAnswer { line += ",\"default\":" + JSONText.quoted(answer) }
+            if question.isSecret { line += ",\"secret\":true" }
         }
         return line + "}"
     }
@@ -96,6 +153,7 @@ public struct WaitAlertEvent: Sendable, Hashable {
         case .failing: "failing"
         case .log: "log"
         case .end: "end"
+        case .question: "question"
         }
     }
 
@@ -180,6 +238,16 @@ extension WaitAlertEvent {
             guard var outcome = Self.outcome(named: fields["outcome"]?.string, text: text("text")) else { return nil }
             if case .skipped = outcome { outcome = .skipped(text("reason")) }
             kind = .end(outcome: outcome, text: text("text"), elapsed: .zero)
+        case "question":
+            // Read so that a recording with questions plays (its answers are log lines); the
+            // players ask nothing, and the buttons are not read.
+            guard let title = text("title"), let asked = Question.Kind(rawValue: fields["kind"]?.string ?? "") else {
+                return nil
+            }
+            kind = .question(
+                Question(
+                    title: title, message: text("message"), kind: asked, defaultAnswer: text("default"),
+                    isSecret: fields["secret"] == .bool(true)))
         default:
             return nil
         }

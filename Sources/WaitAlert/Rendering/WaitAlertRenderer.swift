@@ -123,14 +123,19 @@ package struct WaitAlertRendererContext: Sendable {
     /// clock (a test's manual clock), where frames come only through `render`.
     package var systemClockNow: (@Sendable () -> Duration)?
 
+    /// The presenter's clock, whatever it is: the instant of what happens between renders (a
+    /// question asked).
+    package var now: (@Sendable () -> Duration)?
+
     package init(
         cancelAllWork: @escaping @MainActor @Sendable () -> Bool,
         setDrawsFrames: @escaping @MainActor @Sendable (_ alert: WaitAlertID, _ draws: Bool) -> Void = { _, _ in },
-        systemClockNow: (@Sendable () -> Duration)? = nil
+        systemClockNow: (@Sendable () -> Duration)? = nil, now: (@Sendable () -> Duration)? = nil
     ) {
         self.cancelAllWork = cancelAllWork
         self.setDrawsFrames = setDrawsFrames
         self.systemClockNow = systemClockNow
+        self.now = now
     }
 }
 

@@ -7,8 +7,9 @@
 /// costs the number of units in use.
 ///
 /// The rules (see ``WaitAlertGroupProgress``): units when the size of all the work is known in
-/// one unit, tasks otherwise; below 1 while anything runs or waits; never back unless work was
-/// added. A switch from tasks to units waits until counting units does not move the fraction
+/// one unit, tasks otherwise; below 1 while anything runs or waits — the group's own work too —
+/// and for good once a part, or the group, ended with its work undone; never back unless work
+/// was added. A switch from tasks to units waits until counting units does not move the fraction
 /// back.
 struct GroupProgressTally: Sendable {
     /// One child task, as its group counts it.
@@ -17,6 +18,10 @@ struct GroupProgressTally: Sendable {
         var isRunning: Bool
         /// Whether it ended with success: its whole total counts as done.
         var succeeded = false
+        /// Whether it ended with its work undone (a failure, a cancellation, a timeout): it counts
+        /// as far as it went, its remaining work stays in the total, and the group never reads as
+        /// complete. (An ending that is neither — a skip, a dismissal — leaves nothing to do.)
+        var undone = false
         /// Whether it holds the place of a planned step (it began under the step's title and has
         /// not shown yet): the step is not counted twice.
         var claimsPlannedStep = false
@@ -38,6 +43,20 @@ struct GroupProgressTally: Sendable {
     /// The steps planned under the group that have not shown yet.
     var planned = 0
 
+    /// How the group's own work stands: running, or how it ended.
+    enum OwnWork: Sendable, Hashable {
+        case running
+        /// It ended with nothing left to do.
+        case done
+        /// It ended with its work undone (a failure, a cancellation, a timeout).
+        case undone
+
+        /// How the work of an alert that has `outcome` (`nil`: none yet) stands.
+        init(_ outcome: WaitAlertOutcome?) {
+            self = outcome.map { $0.leavesWorkUndone ? .undone : .done } ?? .running
+        }
+    }
+
     private var parts: [WaitAlertID: Part] = [:]
     /// The last total each part reported, kept while it reports none.
     private var knownTotals: [WaitAlertID: Int] = [:]
@@ -55,11 +74,19 @@ struct GroupProgressTally: Sendable {
         var ownTotal: Int?
         var unit: WaitAlertProgressUnit?
         var unitsDone: Int128?
+        /// What the work still running can reach — the whole, less what parts left undone — for
+        /// the time left: in units, and as a fraction.
+        var reachableUnits: Int128?
+        var reachableFraction = 1.0
     }
 
     /// The running sums over the parts.
     private struct Sums: Sendable {
         var finished = 0
+        /// Parts that ended with their work undone, and the part of a task each left undone, in
+        /// millionths.
+        var undone = 0
+        var undoneMillionths = 0
         var runningUnsized = 0
         var claims = 0
         var withProgress = 0
@@ -72,6 +99,8 @@ struct GroupProgressTally: Sendable {
         var parts = 0
         var completed: Int128 = 0
         var total: Int128 = 0
+        /// The units parts left undone: in the total, never to be done.
+        var undone: Int128 = 0
     }
 
     /// Sets the part of the child task `id`; returns whether anything the group counts changed.
@@ -95,6 +124,10 @@ struct GroupProgressTally: Sendable {
 
     private mutating func add(_ part: Part, _ sign: Int) {
         if !part.isRunning { sums.finished += sign }
+        if !part.isRunning, part.undone {
+            sums.undone += sign
+            sums.undoneMillionths += sign * (1_000_000 - Self.millionths(of: part))
+        }
         if part.claimsPlannedStep { sums.claims += sign }
         if part.units != nil || part.fraction != nil { sums.withProgress += sign }
         if part.isRunning, part.units?.total == nil { sums.runningUnsized += sign }
@@ -102,19 +135,23 @@ struct GroupProgressTally: Sendable {
         guard let units = part.units else { return }
         let done = Int128(units.completed)
         let whole = Int128(units.total ?? units.completed)
-        // A success (with a warning or information too) did all its work; any other ending leaves
-        // its remaining work undone.
-        let (completed, total) = part.isRunning ? (done, whole) : part.succeeded ? (whole, whole) : (done, done)
+        // A success (with a warning or information too) did all its work; a failure, a
+        // cancellation or a timeout left the rest undone, still to do; a skip or a dismissal left
+        // nothing to do.
+        let (completed, total) =
+            part.isRunning || part.undone ? (done, whole) : part.succeeded ? (whole, whole) : (done, done)
         var sum = sums.units[units.unit] ?? UnitSum()
         sum.parts += sign
         sum.completed += Int128(sign) * completed
         sum.total += Int128(sign) * total
+        if !part.isRunning, part.undone { sum.undone += Int128(sign) * (whole - done) }
         sums.units[units.unit] = sum.parts == 0 ? nil : sum
     }
 
-    /// A part's share of one task, in millionths.
+    /// A part's share of one task, in millionths: as far as it went while it runs and once it
+    /// ended with its work undone, whole once it ended otherwise.
     private static func millionths(of part: Part) -> Int {
-        guard part.isRunning else { return 1_000_000 }
+        guard part.isRunning || part.undone else { return 1_000_000 }
         let fraction =
             part.fraction ?? part.units.flatMap { units in
                 units.total.map { Double(units.completed) / Double($0) }
@@ -126,8 +163,9 @@ struct GroupProgressTally: Sendable {
     /// reports progress.
     var isDeterminate: Bool { latest != nil }
 
-    /// Makes the group's progress from the parts as they are at `now`.
-    mutating func update(at now: Duration) {
+    /// Makes the group's progress from the parts as they are at `now`, the group's own work
+    /// standing as `ownWork` says.
+    mutating func update(at now: Duration, ownWork: OwnWork = .running) {
         defer { workAdded = false }
         let pending = max(planned - sums.claims, 0)
         let tasks = parts.count + pending
@@ -144,8 +182,9 @@ struct GroupProgressTally: Sendable {
         if unit != nil {
             if let declared = own?.total {
                 unitsTotal = max(Int128(declared), ownDone + sum.total)
-            } else if sums.runningUnsized == 0, pending == 0, ownDone + sum.total > 0 {
-                unitsTotal = ownDone + sum.total
+            } else if own == nil, sums.runningUnsized == 0, pending == 0, sum.total > 0 {
+                // (The group's own count without a total leaves the size of the whole unknown.)
+                unitsTotal = sum.total
             }
         } else if let own, let declared = own.total {
             // Child tasks in other units cannot count toward the alert's own total.
@@ -164,7 +203,9 @@ struct GroupProgressTally: Sendable {
         }
         var fraction = basis == .units ? byUnits ?? 0 : byTasks
         if let floor { fraction = max(fraction, floor) }
-        if running > 0 || pending > 0 { fraction = min(fraction, 1.0.nextDown) }
+        if running > 0 || pending > 0 || ownWork != .done || sums.undone > 0 {
+            fraction = min(fraction, 1.0.nextDown)  // work runs, waits, or was left undone
+        }
         fraction = min(max(fraction, 0), 1)
 
         if shownUnit != latest?.unit { unitsEstimator = WaitAlertRateEstimator() }
@@ -182,7 +223,9 @@ struct GroupProgressTally: Sendable {
             pendingTasks: pending)
         latest = Latest(
             progress: progress, unitsTotal: basis == .units ? unitsTotal : nil, ownTotal: own?.total,
-            unit: shownUnit, unitsDone: shownUnit == nil ? nil : unitsDone)
+            unit: shownUnit, unitsDone: shownUnit == nil ? nil : unitsDone,
+            reachableUnits: unitsTotal.map { $0 - sum.undone },
+            reachableFraction: 1 - Double(sums.undoneMillionths) / 1_000_000 / Double(tasks))
     }
 
     /// The unit every part with units and the group's own progress share, if they share one.
@@ -200,8 +243,11 @@ struct GroupProgressTally: Sendable {
     func progress(at now: Duration, ended: Bool) -> WaitAlertGroupProgress? {
         guard var progress = latest?.progress else { return nil }
         guard !ended, progress.fraction < 1 else { return progress }
+        // The time left is the time to what the work still running can reach: work a failed task
+        // left undone stays in the whole, but nobody is doing it.
         if progress.units != nil {
-            let byUnits = unitsEstimator.estimate(total: progress.units?.total.map(Double.init), at: now)
+            let reachable = progress.units?.total == nil ? nil : latest?.reachableUnits.map(Double.init)
+            let byUnits = unitsEstimator.estimate(total: reachable, at: now)
             progress.units?.rate = byUnits.rate
             if progress.basis == .units {
                 progress.units?.remaining = byUnits.remaining
@@ -209,7 +255,7 @@ struct GroupProgressTally: Sendable {
             }
         }
         if progress.basis == .tasks {
-            progress.remaining = fractionEstimator.estimate(total: 1, at: now).remaining
+            progress.remaining = fractionEstimator.estimate(total: latest?.reachableFraction ?? 1, at: now).remaining
         }
         return progress
     }
@@ -237,7 +283,7 @@ extension GroupProgressTally.Part {
         isRunning = snapshot.outcome == nil
         switch snapshot.outcome {
         case .success, .warning, .info: succeeded = true  // the work was done, with a word to say
-        default: break
+        default: undone = snapshot.outcome?.leavesWorkUndone ?? false
         }
         self.claimsPlannedStep = claimsPlannedStep
         if let group = snapshot.groupProgress {
@@ -253,6 +299,18 @@ extension GroupProgressTally.Part {
                 GroupProgressTally.Units(
                     completed: progress.completed, total: progress.total, unit: progress.unit
                 ).normalized
+        }
+    }
+}
+
+extension WaitAlertOutcome {
+    /// Whether an alert that ended so left some of its work undone: a failure, a cancellation or
+    /// a timeout. (A success, a warning or information did it all; a skip or a dismissal left
+    /// nothing to do.)
+    var leavesWorkUndone: Bool {
+        switch self {
+        case .failure, .cancelled, .timedOut: true
+        case .success, .warning, .info, .skipped, .dismissed: false
         }
     }
 }

@@ -5,12 +5,16 @@
 /// one unit: every child task has reported a total in that unit and no planned step waits its
 /// turn — or the alert itself declared the whole with
 /// ``WaitAlertReporter/progress(completed:total:unit:)``, and its child tasks' units count
-/// toward it. Otherwise it counts tasks: each child task is one, whole once it has ended
-/// (whatever its outcome), as far as its own bar while it runs, nothing while it waits its turn
-/// or runs without a total.
+/// toward it. (An alert that reports a count of its own without a total leaves the whole
+/// unknown.) Otherwise it counts tasks: each child task is one, as far as its own bar while it
+/// runs, nothing while it waits its turn or runs without a total, whole once it has ended with
+/// its work done (a success, a warning, information) or with nothing left to do (a skip).
 ///
-/// The fraction is below 1 while any child task runs or waits its turn, and never goes back
-/// unless work is added: a child task begins, a step is planned, or a total grows.
+/// A child task that failed, was cancelled or timed out counts as far as it went: the work it
+/// left undone stays in the whole. So the fraction of a run that did not do all its work never
+/// reaches 1. It is below 1 while the alert's own work or any child task runs or waits its turn,
+/// and never goes back unless work is added: a child task begins, a step is planned, or a total
+/// grows.
 ///
 /// ```swift
 /// if let group = snapshot.groupProgress {
@@ -30,12 +34,14 @@ public struct WaitAlertGroupProgress: Sendable, Hashable {
 
     /// What ``fraction`` counts.
     public var basis: Basis
-    /// The part done, 0 … 1: below 1 while a child task runs or waits its turn.
+    /// The part done, 0 … 1: below 1 while the alert's work or a child task runs or waits its
+    /// turn, and once any of them ended with its work undone.
     public var fraction: Double
     /// The units done — and in all, on a ``Basis/units`` basis — with their rate, when the group's
     /// work counts in one unit; `nil` when its child tasks count in different units, or in none.
     public var units: WaitAlertProgress?
-    /// The time left for the whole group.
+    /// The time left for the whole group: to what the work still running can reach (work a
+    /// child task left undone is not counted in it).
     public var remaining: WaitAlertRateEstimator.Remaining
     /// Child tasks in all: those begun and the planned steps waiting their turn.
     public var tasks: Int

@@ -52,6 +52,10 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     public var plannedSteps: [String]
     /// What a renderer does with this child task's row once it has ended.
     public var retention: WaitAlertRowRetention
+    /// Whether this child task holds the place of a step its parent planned (it began under the
+    /// step's title and has not shown yet): the step, still among the parent's
+    /// ``plannedSteps``, counts it until it shows or ends.
+    package var claimsPlannedStep = false
     /// How far the work has gone, when it says so (``WaitAlertReporter/progress(completed:total:unit:)``);
     /// `nil` while it spins without knowing.
     public var progress: WaitAlertProgress? {

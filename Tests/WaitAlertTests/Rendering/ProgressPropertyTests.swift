@@ -44,6 +44,9 @@ struct ProgressPropertyTests {
         var own: [Step]
         var children: [[Step]]
         var maxConcurrency: Int?
+        /// Whether the child tasks' titles are long (every other seed): their rows keep a readable
+        /// share of their text, whatever their figures.
+        var longTitles: Bool
 
         init(seed: UInt64) {
             var rng = SplitMix64(seed: seed)
@@ -52,6 +55,12 @@ struct ProgressPropertyTests {
             own = rng.next(below: 3) == 0 ? Self.steps(&rng, count: 1 + rng.next(below: 4)) : []
             children = (0..<rng.next(below: 6)).map { _ in Self.steps(&rng, count: 1 + rng.next(below: 10)) }
             maxConcurrency = rng.next(below: 2) == 0 ? 1 + rng.next(below: 3) : nil
+            longTitles = seed % 2 == 1
+        }
+
+        /// The title of child task `index`.
+        func title(_ index: Int) -> String {
+            longTitles ? "task \(index): hashing /usr/share/doc/libfoo\(index)/changelog.Debian.gz" : "task \(index)"
         }
 
         static func steps(_ rng: inout SplitMix64, count: Int) -> [Step] {
@@ -72,7 +81,8 @@ struct ProgressPropertyTests {
         }
 
         var description: String {
-            "seed \(seed): \(columns) columns, own \(own), children \(children), maxConcurrency \(maxConcurrency as Any)"
+            "seed \(seed): \(columns) columns, own \(own), children \(children), maxConcurrency \(maxConcurrency as Any), "
+                + "long titles \(longTitles)"
         }
     }
 
@@ -119,7 +129,7 @@ struct ProgressPropertyTests {
                 try await perform(scenario.own, on: group, clock: clock)
                 _ = try await group.tasks(
                     for: Array(scenario.children.enumerated()), maxConcurrency: scenario.maxConcurrency,
-                    title: { "task \($0.offset)" }
+                    title: { scenario.title($0.offset) }
                 ) { child, row in try await perform(child.element, on: row, clock: clock) }
             }
         }
@@ -127,6 +137,7 @@ struct ProgressPropertyTests {
         for second in stride(from: 1, through: 5_000, by: 13) {
             await bed.advance(to: .seconds(second))
             problems += screenProblems(screen, columns: scenario.columns)
+            problems += textShareProblems(screen, scenario)
             if bed.presenter.alerts.isEmpty { break }
         }
         _ = try? await bed.run(until: work)
@@ -141,6 +152,20 @@ struct ProgressPropertyTests {
     static func screenProblems(_ terminal: InMemoryTerminal, columns: Int) -> [String] {
         let wide = terminal.lines.filter { DisplayWidth.of($0) > columns }
         return wide.map { "wider than \(columns): \($0)" } + textProblems(terminal.lines, "screen")
+    }
+
+    /// Every child task's row shows the first ``TaskRegion/readableTextWidth(room:)`` cells of its
+    /// title (less one, for the `…` of a cut): its figures never crowd its text out.
+    static func textShareProblems(_ terminal: InMemoryTerminal, _ scenario: Scenario) -> [String] {
+        let room = scenario.columns - 1 - 2 - 2  // a child task's indent and glyph
+        return scenario.children.indices.compactMap { index in
+            let title = scenario.title(index)
+            guard let row = terminal.lines.first(where: { $0.hasPrefix("  ") && $0.contains("task \(index)") }) else {
+                return nil
+            }
+            let kept = min(title.count, TaskRegion.readableTextWidth(room: room)) - 1
+            return row.contains(title.prefix(kept)) ? nil : "the text of a row is crowded out: \(row)"
+        }
     }
 
     /// Counts below zero, totals of zero, percentages above 100.
@@ -259,8 +284,9 @@ struct ProgressPropertyTests {
     }
 
     /// A group whose work only moves forward (counts that grow, totals that stay, planned steps
-    /// taken in turn): its fraction never goes back, stays below 1 while anything runs or waits,
-    /// and is 1 once everything ended.
+    /// taken in turn): its fraction never goes back, stays below 1 while anything runs or waits
+    /// (the group's own work too), and is 1 once everything ended with its work done — never
+    /// when a task failed.
     @Test func aGroupMovingForwardNeverGoesBack() {
         var rng = SplitMix64(seed: 13)
         for seed in 0..<300 {
@@ -271,6 +297,7 @@ struct ProgressPropertyTests {
             tally.planned = planned
             var startedPlanned = 0
             var shown = 0.0
+            var ownWork = GroupProgressTally.OwnWork.running
             let unitsPool: [WaitAlertProgressUnit] = rng.next(below: 2) == 0 ? [.bytes] : [.bytes, .count]
             for step in 0..<60 {
                 let now = Duration.seconds(step)
@@ -293,23 +320,29 @@ struct ProgressPropertyTests {
                     tally.set(id, part)
                 } else {
                     let id = ids[rng.next(below: ids.count)]
-                    guard var part = parts[id], part.isRunning else { continue }
-                    if rng.next(below: 5) == 0 {
-                        part.isRunning = false
-                        part.succeeded = rng.next(below: 3) != 0
-                    } else if let units = part.units {
-                        let completed = ReportMailbox.saturating(units.completed, rng.next(below: 40))
-                        part.units = .init(
-                            completed: min(completed, units.total ?? .max), total: units.total, unit: units.unit)
+                    // (A task that ended changes no more: the step only moves time.)
+                    if var part = parts[id], part.isRunning {
+                        if rng.next(below: 5) == 0 {
+                            part.isRunning = false
+                            part.succeeded = rng.next(below: 3) != 0
+                            part.undone = !part.succeeded && rng.next(below: 2) == 0
+                        } else if let units = part.units {
+                            let completed = ReportMailbox.saturating(units.completed, rng.next(below: 40))
+                            part.units = .init(
+                                completed: min(completed, units.total ?? .max), total: units.total, unit: units.unit)
+                        }
+                        parts[id] = part
+                        tally.set(id, part)
                     }
-                    parts[id] = part
-                    tally.set(id, part)
                 }
-                tally.update(at: now)
+                let busy = parts.values.contains(where: \.isRunning) || tally.planned > 0
+                // The group's own work ends once its tasks have, at a step of its own.
+                if !busy, rng.next(below: 2) == 0 { ownWork = .done }
+                tally.update(at: now, ownWork: ownWork)
                 guard let group = tally.progress(at: now, ended: false) else { continue }
                 #expect(group.fraction >= shown, "seed \(seed), step \(step): \(group.fraction) after \(shown)")
-                let busy = parts.values.contains(where: \.isRunning) || tally.planned > 0
-                #expect(busy ? group.fraction < 1 : group.fraction == 1, "seed \(seed), step \(step): \(group)")
+                let whole = !busy && ownWork == .done && !parts.values.contains(where: \.undone)
+                #expect(whole ? group.fraction == 1 : group.fraction < 1, "seed \(seed), step \(step): \(group)")
                 shown = group.fraction
             }
         }

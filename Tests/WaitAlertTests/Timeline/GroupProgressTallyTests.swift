@@ -3,8 +3,9 @@ import Testing
 @testable import WaitAlert
 
 /// A group's progress as a pure computation: units when the size of all the work is known in one
-/// unit, tasks otherwise; below 1 while anything runs or waits; never back unless work is added;
-/// combined with a total the group declared.
+/// unit, tasks otherwise; below 1 while anything runs or waits, the group's own work too, and once
+/// work was left undone; never back unless work is added; combined with a total the group
+/// declared.
 @Suite("Group progress")
 struct GroupProgressTallyTests {
     typealias Tally = GroupProgressTally
@@ -14,22 +15,28 @@ struct GroupProgressTallyTests {
         Part(isRunning: true, units: .init(completed: completed, total: total, unit: unit))
     }
 
+    /// A part that ended: with success, with its work `undone` (a failure), or neither (a skip).
     static func ended(
-        _ completed: Int, of total: Int?, succeeded: Bool = true, _ unit: WaitAlertProgressUnit = .bytes
+        _ completed: Int, of total: Int?, succeeded: Bool = true, undone: Bool = false,
+        _ unit: WaitAlertProgressUnit = .bytes
     ) -> Part {
-        Part(isRunning: false, succeeded: succeeded, units: .init(completed: completed, total: total, unit: unit))
+        Part(
+            isRunning: false, succeeded: succeeded, undone: undone,
+            units: .init(completed: completed, total: total, unit: unit))
     }
 
-    /// A tally of `parts` (in order, each a new child task) and `planned` steps, updated at `at`.
-    static func tally(_ parts: [Part], planned: Int = 0, own: Tally.Units? = nil, at: Duration = .seconds(1))
-        -> (Tally, [WaitAlertID])
-    {
+    /// A tally of `parts` (in order, each a new child task) and `planned` steps, updated at `at`
+    /// with the group's own work standing as `ownWork` says.
+    static func tally(
+        _ parts: [Part], planned: Int = 0, own: Tally.Units? = nil, at: Duration = .seconds(1),
+        ownWork: Tally.OwnWork = .running
+    ) -> (Tally, [WaitAlertID]) {
         var tally = Tally()
         let ids = parts.map { _ in WaitAlertID.next() }
         for (id, part) in zip(ids, parts) { tally.set(id, part) }
         tally.planned = planned
         tally.own = own
-        tally.update(at: at)
+        tally.update(at: at, ownWork: ownWork)
         return (tally, ids)
     }
 
@@ -70,16 +77,31 @@ struct GroupProgressTallyTests {
         #expect(group.basis == .tasks && group.fraction == 0.375 && group.units == nil)
     }
 
-    /// A success did all its work; any other ending leaves its remaining work undone, which no
-    /// longer counts; a task that ended without progress is done and weighs nothing in units.
+    /// A success did all its work; a failure left its remaining work undone, which stays in the
+    /// whole; a skip left nothing to do; a task that ended without progress is done and weighs
+    /// nothing in units.
     @Test func finishedRows() throws {
         let parts = [
-            Self.ended(5, of: 10), Self.ended(5, of: 10, succeeded: false), Self.running(0, of: 10),
-            Part(isRunning: false),
+            Self.ended(5, of: 10), Self.ended(5, of: 10, succeeded: false, undone: true),
+            Self.ended(5, of: 10, succeeded: false), Self.running(0, of: 10), Part(isRunning: false),
         ]
         let group = try Self.progress(Self.tally(parts).0)
-        #expect(group.basis == .units && group.units?.completed == 15 && group.units?.total == 25)
-        #expect(group.finishedTasks == 3)
+        #expect(group.basis == .units && group.units?.completed == 20 && group.units?.total == 35)
+        #expect(group.finishedTasks == 4)
+    }
+
+    /// Counting tasks, a failed task counts as far as it went, a skipped one whole; a group with
+    /// a failed task never reaches 1, even once everything ended.
+    @Test func aFailedTaskKeepsTheGroupShortOfWhole() throws {
+        let failed = Part(isRunning: false, undone: true, fraction: 0.5)
+        let skipped = Part(isRunning: false)
+        let succeeded = Part(isRunning: false, succeeded: true, fraction: 1)
+        let group = try Self.progress(Self.tally([succeeded, failed, skipped], ownWork: .done).0)
+        #expect(group.basis == .tasks && group.fraction == 2.5 / 3 && group.finishedTasks == 3)
+        let whole = try Self.progress(Self.tally([succeeded, skipped], ownWork: .done).0)
+        #expect(whole.fraction == 1)
+        let undoneOwn = try Self.progress(Self.tally([succeeded, skipped], ownWork: .undone).0)
+        #expect(undoneOwn.fraction < 1, "the group's own work failed")
     }
 
     @Test func neverFullWhileATaskRunsOrWaits() throws {
@@ -89,9 +111,11 @@ struct GroupProgressTallyTests {
         var tally = running
         tally.set(ids[0], Self.ended(10, of: 10))
         tally.update(at: .seconds(2))
+        #expect(try Self.progress(tally, at: .seconds(2)).fraction < 1, "the group's own work runs")
+        tally.update(at: .seconds(2), ownWork: .done)
         #expect(try Self.progress(tally, at: .seconds(2)).fraction == 1)
         tally.planned = 1
-        tally.update(at: .seconds(3))
+        tally.update(at: .seconds(3), ownWork: .done)
         #expect(try Self.progress(tally, at: .seconds(3)).fraction < 1, "a planned step waits")
     }
 
@@ -159,7 +183,8 @@ struct GroupProgressTallyTests {
         let group = try Self.progress(Self.tally([Self.running(.max, of: .max), Self.running(1, of: 1)]).0)
         #expect(group.units?.total == .max && group.units?.completed == .max)
         #expect(group.fraction < 1 && group.fraction > 0.99)
-        let ended = try Self.progress(Self.tally([Self.ended(.max, of: .max), Self.ended(.max, of: .max)]).0)
+        let ended = try Self.progress(
+            Self.tally([Self.ended(.max, of: .max), Self.ended(.max, of: .max)], ownWork: .done).0)
         #expect(ended.fraction == 1)
     }
 
@@ -183,11 +208,14 @@ extension GroupProgressTallyTests {
     /// or a cancellation left the rest undone.
     @Test(arguments: [
         (WaitAlertOutcome.success(nil), true), (.warning("3 warnings"), true), (.info("nothing to do"), true),
-        (.failure("broken"), false), (.cancelled, false), (.skipped(nil), false),
+        (.failure("broken"), false), (.cancelled, false), (.timedOut, false), (.skipped(nil), false),
+        (.dismissed, false),
     ])
     func anEndingSaysWhetherTheWorkWasDone(_ outcome: WaitAlertOutcome, done: Bool) {
         let snapshot = WaitAlertSnapshot(
             phase: .lingering, text: "Upload", outcome: outcome, progress: WaitAlertProgress(completed: 50, total: 100))
-        #expect(Part(of: snapshot, claimsPlannedStep: false).succeeded == done)
+        let part = Part(of: snapshot, claimsPlannedStep: false)
+        #expect(part.succeeded == done)
+        #expect(part.undone == [.failure("broken"), .cancelled, .timedOut].contains(outcome), "work left to do")
     }
 }
