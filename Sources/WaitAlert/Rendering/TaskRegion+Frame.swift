@@ -17,7 +17,7 @@ extension TaskRegion {
                     glyph: "○", text: TextSanitizer.line(title), style: style.colors ? .grey(level: 0.5) : .plain,
                     indent: depth)
                 lines.append((key, line))
-            case .summary, .captured:
+            case .summary, .captured, .notice:
                 break
             }
         }
@@ -120,7 +120,7 @@ extension TaskRegion {
 
     /// A row with what the region adds: the header of an alert with child tasks
     /// ("· 12/40 · 2 failed · 1 warning · 1m03s"), the elapsed time of a child task that has run a second,
-    /// "· failing" while its work says so.
+    /// "· failing" while its work says so, "· cancelling…" once cancelling it was asked for.
     private func decorated(_ row: Row, of alert: WaitAlertID, columns: Int) -> OverlayScreen.Line {
         var line = row.line
         guard row.state == .running else { return line }
@@ -136,6 +136,7 @@ extension TaskRegion {
             suffix = " · " + DurationFormat.elapsed(elapsed)
         }
         if row.isFailing { suffix = " · failing" + suffix }
+        if row.isCancelling { suffix = (style.unicode ? " · cancelling…" : " · cancelling...") + suffix }
         if let progress = row.progress {
             // The bar takes what the text leaves: at least a dozen cells of text stay. Its width
             // grows with the window: 8 cells at 80 columns (the time left, the count and the rate
