@@ -1,3 +1,5 @@
+import WaitAlert
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -5,8 +7,9 @@
 #endif
 
 /// Runs a mode of the demo (`tasks`, `progress`) and exits: the usage line when its options are
-/// not understood (status 2, or 0 for `--help`); otherwise 0 when the work succeeded, 130 when
-/// Ctrl-C cancelled it, 1 when it failed.
+/// not understood (status 2, or 0 for `--help`); otherwise 0 when the work succeeded, and after
+/// an error the status `WaitAlertExit` gives, as a command-line tool does: 130 when Ctrl-C
+/// cancelled the work or a question, 124 after a timeout, 1 when it failed.
 @MainActor func runModeAndExit<Options>(
     _ arguments: [String], usage: String, parse: ([String]) -> Options?,
     run: @MainActor (Options) async throws -> Void
@@ -18,9 +21,7 @@
     do {
         try await run(options)
         exit(0)
-    } catch is CancellationError {
-        exit(130)
     } catch {
-        exit(1)
+        exit(WaitAlertExit.status(for: error) ?? 1)
     }
 }

@@ -18,7 +18,8 @@ import WaitAlert
 ///     swift run wait-alert-demo prompt --output      a confirmation while the work prints lines
 ///     swift run wait-alert-demo prompt --type-ahead  a confirmation after 2 s of work: keys typed
 ///                                                    before it shows never answer it
-///     swift run wait-alert-demo prompt --crash       a crash while a question shows
+///     swift run wait-alert-demo prompt --crash       a crash while a question shows (and the
+///                                                    program prints above it)
 ///     swift run wait-alert-demo prompt --timeout     a question that times out after a second
 ///                                                    (its default answers), then `readLine()`
 ///     swift run wait-alert-demo prompt --secret      a secret: what is typed never shows
@@ -64,7 +65,11 @@ enum PromptDemo {
             case .typeAhead: try await confirmAfterWork()
             case .crash:
                 Task {
-                    try await Task.sleep(for: .seconds(1))
+                    // Lines printed above the question meanwhile, each drawing it again.
+                    for tick in 1...20 {
+                        print("working \(tick)")
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
                     fatalError("the demo crashed on purpose while asking")
                 }
                 _ = try await askText("Name of the new project:")

@@ -7,6 +7,10 @@
 //     swift run wait-alert-demo --quick      work that ends within the grace delay
 //     swift run wait-alert-demo --steady     one text that never changes, for 8 seconds
 //     swift run wait-alert-demo --exit-early calls exit(3) while the alert spins
+//     swift run wait-alert-demo --stubborn   work that checks for cancellation only at its end:
+//                                           Ctrl-C says it is cancelling, a second one quits
+//     swift run wait-alert-demo --results    prints a result to standard output at each step
+//                                           (try `| head -1`)
 //     swift run wait-alert-demo --twice      a toast, and after a Ctrl-C the timeline once more
 //     swift run wait-alert-demo --forget     a fire-and-forget alert ended by the last statement
 //     swift run wait-alert-demo --forget-elsewhere   the same, ended from another thread
@@ -49,13 +53,13 @@ if CommandLine.arguments.dropFirst().first == "output" {
 let options = Set(CommandLine.arguments.dropFirst())
 let known: Set = [
     "--fail", "--logs", "--hostile", "--quick", "--steady", "--exit-early", "--twice", "--forget", "--forget-elsewhere",
-    "--help",
+    "--stubborn", "--results", "--help",
 ]
 if options.contains("--help") || !options.isSubset(of: known) {
     print(
         """
         usage: wait-alert-demo [--fail] [--logs] [--hostile] [--quick] [--steady] [--exit-early] [--twice]
-                               [--forget[-elsewhere]]
+                               [--stubborn] [--results] [--forget[-elsewhere]]
                \(TasksDemo.usage)
                \(ProgressDemo.usage)
                \(OutputDemo.usage)
@@ -79,13 +83,31 @@ let steps: [(at: Duration, text: String)] = [
         if options.contains("--steady") { return try await Task.sleep(for: .seconds(8)) }
         let start = ContinuousClock.now
         for step in steps {
-            try await Task.sleep(until: start + step.at)
+            try await sleep(until: start + step.at)
             alert.update(step.text)
             if options.contains("--logs") { alert.log("reached \(step.at)") }
+            if options.contains("--results") {
+                // Each result as it comes, as a tool that flushes its lines does.
+                let line = Array("result: \(step.text)\n".utf8)
+                _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            }
             if options.contains("--exit-early") { exit(3) }
         }
-        try await Task.sleep(until: start + .milliseconds(4500))
+        try await sleep(until: start + .milliseconds(4500))
+        try Task.checkCancellation()  // what --stubborn work does at last
         if options.contains("--fail") { throw DemoFailure() }
+    }
+}
+
+/// Sleeps until `deadline`; with `--stubborn`, whether the task is cancelled or not, as work that
+/// does not check for cancellation (a blocking call, a loop that never looks) keeps going.
+func sleep(until deadline: ContinuousClock.Instant) async throws {
+    guard options.contains("--stubborn") else { return try await Task.sleep(until: deadline) }
+    let delay = max(deadline - .now, .zero)
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(delay / .nanoseconds(1)))) {
+            done.resume()
+        }
     }
 }
 

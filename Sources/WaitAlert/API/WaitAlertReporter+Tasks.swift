@@ -156,6 +156,7 @@ extension WaitAlertReporter {
                 presenter.beginTopLevel(title, timing: nil, mailbox: mailbox)
             }
         session.attach(cancel: cancellation.cancel)
+        cancellation.whenRequested(mailbox.cancelling)
         return (presenter, session)
     }
 

@@ -116,5 +116,6 @@ private func beginAlert(
     if !presenter.hasAlerts { ProcessGroupGuard.cancellingSignal.store(0, ordering: .sequentiallyConsistent) }
     let session = presenter.beginTopLevel(title, timing: timing, mailbox: mailbox)
     session.attach(cancel: cancellation.cancel)
+    cancellation.whenRequested(mailbox.cancelling)
     return (presenter, session)
 }

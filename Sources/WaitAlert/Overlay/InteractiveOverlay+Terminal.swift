@@ -69,9 +69,9 @@ extension InteractiveOverlay {
     func terminalDidResume() {
         guard !stopped, guarding else { return }
         if !region.isDetached, !screen.isEmpty, !TerminalOutput.drawn.load(ordering: .sequentiallyConsistent) {
-            // The stop erased the lines and put the terminal modes back: nothing of ours is on
-            // screen, and echo is on again. Lines still waiting are printed as plain lines.
-            inputBlocked = false
+            // The stop erased the lines: nothing of ours is on screen. Lines still waiting are
+            // printed as plain lines; input is blocked again only once the region is drawn again
+            // (the guard blocked it again on `SIGCONT` in the foreground).
             detach()
         }
         markDirty()
@@ -216,11 +216,38 @@ extension InteractiveOverlay {
         }
     }
 
-    /// A Ctrl-C: cancel the work of every alert; with none to cancel, Ctrl-C does what it would
-    /// have done without the overlay.
+    /// A Ctrl-C: cancel the work of every alert — the rows say `cancelling…` as soon as their
+    /// alerts take it, and a notice under them how to quit at once — or, with none to cancel, do
+    /// what Ctrl-C would have done without the overlay.
     private func interrupt() {
         interrupted.formUnion(running)
-        if context?.cancelAllWork() != true { TerminalGuard.passOnInterrupt() }
+        guard context?.cancelAllWork() == true else { return TerminalGuard.passOnInterrupt() }
+        markDirty()
+        flush(at: region.lastInstant)
+    }
+
+    /// The notice under the rows while work a Ctrl-C cancelled still runs, and one more Ctrl-C
+    /// ends the program: `Press Ctrl-C again to quit`, aligned with the rows' texts.
+    func interruptNotice() -> [(key: Key, line: OverlayScreen.Line)] {
+        guard !interrupted.isEmpty, integration.handlesSignals, isStandardError else { return [] }
+        let line = OverlayScreen.Line(
+            glyph: nil, text: InterruptedEndings.hint, style: colors ? .yellow : .plain, indent: 1)
+        return [(.notice, line)]
+    }
+
+    /// Tells the terminal guard the final lines a forced exit leaves (a second Ctrl-C while
+    /// cancelled work goes on): one for each top-level alert whose work runs, with the time it
+    /// has run by then. Published again only when they change.
+    func publishForcedExitLines() {
+        guard isStandardError, integration.handlesSignals else { return }
+        let endings = interruptedEndings.endings
+        guard endings != publishedEndings else { return }
+        publishedEndings = endings
+        // The instants are the presenter's clock's; the guard tells the time on the monotonic one.
+        let now = Platform.monotonicNow()
+        ForcedExitLines.publish(
+            endings.map { ForcedExitLines.Line(text: $0.text, startedAt: now - (region.lastInstant - $0.began)) },
+            color: colors ? "33" : nil)
     }
 
     /// Stops drawing for good after the terminal refused a write.

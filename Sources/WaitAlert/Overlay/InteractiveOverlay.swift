@@ -74,6 +74,9 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     var inputBlocked = false
     var running: Set<WaitAlertID> = []
     var interrupted: Set<WaitAlertID> = []
+    /// The final lines a forced exit would leave, and those last published for it.
+    var interruptedEndings = InterruptedEndings()
+    var publishedEndings: [InterruptedEndings.Ending]?
     var settling: DispatchWorkItem?
     var shortestRows: Int?
     var shortestRowsExpiry: DispatchWorkItem?
@@ -143,6 +146,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         dirty = true
         pacing.changed(snapshot, of: alert, at: instant)
         updateRunning(alert, isRunning: snapshot.outcome == nil && snapshot.phase < .lingering)
+        interruptedEndings.apply(snapshot, of: alert, at: instant)
         if region.endsNow(snapshot, of: alert) {
             // What the program wrote before the end comes out before the lines the end prints
             // (after the record lines of child tasks that ended earlier, for an alert's own end).
@@ -222,8 +226,12 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             return
         }
         let windowRows = min(terminal.rows ?? 24, shortestRows ?? .max)
-        let desired = region.frame(columns: screen.columns, budget: max(windowRows - 1 - capturedPartials, 1))
+        let notice = interruptNotice()
+        var desired = region.frame(
+            columns: screen.columns, budget: max(windowRows - 1 - capturedPartials - notice.count, 1))
+        if !desired.isEmpty { desired += notice }
         carryOutRegionChanges()
+        publishForcedExitLines()
         // The guard (signals, echo, exit restore) is in place before the first byte shows, so a
         // Ctrl-C that comes as soon as the spinner does already finds it.
         updateGuard()

@@ -1,27 +1,42 @@
 /// Ctrl-C and job control for an overlay that writes lines on standard error in the accessible
 /// mode: while any alert waits for its work, the terminal guard handles the signals as it does
 /// for the interactive overlay — a first Ctrl-C cancels the work through structured cancellation
-/// (the alerts end as cancelled, as lines), a second one ends the program with status 130, and
-/// with no work to cancel Ctrl-C does what it would have done without WaitAlert. Nothing is drawn,
-/// so nothing is erased; the guard puts back only terminal modes a secret question changed.
+/// (a line says each alert is cancelling and how to quit at once, then the alerts end as
+/// cancelled, as lines), a second one ends the program with status 130, leaving a final line for
+/// each alert still running (`⚠ Building: interrupted after 3.1s`), and with no work to cancel
+/// Ctrl-C does what it would have done without WaitAlert. Nothing is drawn, so nothing is erased;
+/// the guard puts back only terminal modes a secret question changed.
 @MainActor
 final class LineModeSignals {
     private var running: Set<WaitAlertID> = []
     /// Whether this turned the guard on (it leaves alone a guard someone else holds).
     private var holdsGuard = false
     private var context: WaitAlertRendererContext?
+    /// The lines written, told how to quit at once after a Ctrl-C.
+    private let renderer: LineRenderer
+    /// Whether the final lines are coloured.
+    private let colors: Bool
+    private var endings = InterruptedEndings()
+    private var publishedEndings: [InterruptedEndings.Ending]?
+
+    init(renderer: LineRenderer, colors: Bool) {
+        self.renderer = renderer
+        self.colors = colors
+    }
 
     func didAttach(to context: WaitAlertRendererContext) {
         self.context = context
     }
 
     /// Follows which alerts still wait for their work.
-    func follow(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID) {
+    func follow(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         if snapshot.outcome == nil, snapshot.phase != .gone {
             running.insert(alert)
         } else {
             running.remove(alert)
         }
+        endings.apply(snapshot, of: alert, at: instant)
+        publishForcedExitLines(at: instant)
         let shouldGuard = !running.isEmpty
         guard shouldGuard != holdsGuard else { return }
         if shouldGuard {
@@ -34,6 +49,7 @@ final class LineModeSignals {
             holdsGuard = true
         } else {
             holdsGuard = false
+            renderer.interruptHint = nil
             TerminalGuard.deactivate()
         }
     }
@@ -41,6 +57,22 @@ final class LineModeSignals {
     private func interrupt() {
         // The terminal echoed `^C` where the next line would begin: that line starts below it.
         if WaitAlertStandardError.shared.isTerminalDevice { _ = WaitAlertStandardError.shared.write(Array("\n".utf8)) }
-        if context?.cancelAllWork() != true { TerminalGuard.passOnInterrupt() }
+        renderer.interruptHint = InterruptedEndings.hint
+        if context?.cancelAllWork() != true {
+            renderer.interruptHint = nil
+            TerminalGuard.passOnInterrupt()
+        }
+    }
+
+    /// Tells the terminal guard the final lines a forced exit leaves, below the `^C` the terminal
+    /// echoed, when they change.
+    private func publishForcedExitLines(at instant: Duration) {
+        let endings = endings.endings
+        guard endings != publishedEndings else { return }
+        publishedEndings = endings
+        let now = Platform.monotonicNow()
+        var lines = endings.map { ForcedExitLines.Line(text: $0.text, startedAt: now - (instant - $0.began)) }
+        if !lines.isEmpty { lines[0].text = "\n" + lines[0].text }
+        ForcedExitLines.publish(lines, color: colors ? "33" : nil)
     }
 }

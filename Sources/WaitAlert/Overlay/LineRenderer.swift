@@ -12,7 +12,9 @@
 /// `Downloading: 45% (42/100 tasks, 93.1 MB, 14.2 MB/s, ~3m left)`.
 ///
 /// A top-level alert whose work says it is failing while it goes on (``WaitAlertSnapshot/isFailing``)
-/// prints `Building: failing`, and `Building: no longer failing` when that ends.
+/// prints `Building: failing`, and `Building: no longer failing` when that ends; one whose
+/// cancelling was asked for (``WaitAlertSnapshot/isCancelling``) prints `Building: cancelling…`
+/// once, while its work goes on.
 ///
 /// A child task prints one line per change of state: when it starts (once its grace delay has
 /// passed), and when it ends (`✔ Compiling Core (3.2s)`, `✖ …`, `↷ …`); a child task that ends
@@ -75,7 +77,13 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         var progress: ProgressText.Figures?
         /// Whether the work says it is failing, as last printed.
         var failing = false
+        /// Whether `cancelling…` was printed.
+        var cancelling = false
     }
+
+    /// Said after `cancelling…` while a Ctrl-C cancelled the work and one more would end the
+    /// program (set by whoever handles Ctrl-C for this renderer).
+    package var interruptHint: String?
 
     /// Makes a renderer writing to `terminal`.
     ///
@@ -166,6 +174,12 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
                 emitLine(
                     (name.isEmpty ? "" : name + ": ") + (snapshot.isFailing ? "failing" : "no longer failing"),
                     at: instant, key: nil)
+            }
+            if snapshot.parent == nil, snapshot.isCancelling, !printed.cancelling {
+                printed.cancelling = true
+                let name = WaitAlertOutcome.name(fromTitle: printed.title)
+                let hint = interruptHint.map { " \($0)." } ?? ""
+                emitLine((name.isEmpty ? "Cancelling…" : name + ": cancelling…") + hint, at: instant, key: nil)
             }
         }
     }

@@ -103,6 +103,8 @@ final class ParentQuestions {
         case (.choice(let model), .choice(let index)) where model.buttons.indices.contains(index):
             model.choose(index)
         case (_, .cancelled):
+            // Escape or Ctrl-C there: the user's interrupt, as at a question asked here.
+            TerminalPrompt.recordCancellationByUser()
             prompt.cancel()
         case (_, .failed(let error)):
             prompt.end(.failed(error))

@@ -29,9 +29,12 @@ import Synchronization
 /// ```
 @MainActor
 package enum StandardInputPrompt {
-    static func present(_ prompt: WaitAlertPrompt, record: @escaping @MainActor (String) -> Void) {
+    /// Asks `prompt`; with `handlesSignals`, Ctrl-C at it on a terminal cancels it.
+    static func present(
+        _ prompt: WaitAlertPrompt, handlesSignals: Bool = true, record: @escaping @MainActor (String) -> Void
+    ) {
         let onTerminal = isatty(STDIN_FILENO) == 1
-        if onTerminal, case .text(let model) = prompt, model.isSecret { hideTyping(for: prompt) }
+        if onTerminal { guardTerminal(for: prompt, handlesSignals: handlesSignals) }
         prompt.onEnd { _ in
             questionOnLine = nil
             // Answered with a line: once its record line is out (see `take`).
@@ -41,24 +44,38 @@ package enum StandardInputPrompt {
         take(for: prompt, onTerminal: onTerminal, record: record)
     }
 
-    /// Turns the terminal's echo off while a secret is typed, and back on when the prompt ends —
-    /// or the program does: the terminal guard puts the modes back on Ctrl-C, a signal or a
-    /// crash. Ctrl-C cancels the prompt, as at a drawn one.
-    private static func hideTyping(for prompt: WaitAlertPrompt) {
+    /// While the question waits for its line on a terminal, Ctrl-C cancels it, as at a drawn
+    /// one — the ask throws `CancellationError`, which ``WaitAlertExit/status(for:)`` counts as
+    /// 130 — whatever runs around it; and a secret's echo is off (again after Ctrl-Z and `fg`),
+    /// back on when the prompt ends — or the program does: the terminal guard puts the modes back
+    /// on a signal or a crash.
+    private static func guardTerminal(for prompt: WaitAlertPrompt, handlesSignals: Bool) {
+        let secret = if case .text(let model) = prompt { model.isSecret } else { false }
+        guard handlesSignals || secret else { return }  // a secret's echo always comes back
         // The guard may be on already, for the work around the question (the accessible mode):
-        // then only the echo is this prompt's.
+        // then only Ctrl-C and the echo are this prompt's.
         let ownsGuard = !TerminalGuard.isActive
         if ownsGuard {
             TerminalGuard.activate(
                 output: STDIN_FILENO, handlesSignals: true,
-                handlers: TerminalGuard.Handlers(
-                    interrupt: { Task { @MainActor in prompt.cancel() } }, resize: {}, resume: {}))
+                handlers: TerminalGuard.Handlers(interrupt: {}, resize: {}, resume: {}))
         }
-        TerminalGuard.blockInput(true)
+        TerminalGuard.divertInterrupts { Task { @MainActor in interrupted(prompt, echoed: !secret) } }
+        if secret { TerminalGuard.blockInput(true) }
         prompt.onEnd { _ in
-            if ownsGuard { TerminalGuard.deactivate() } else { TerminalGuard.blockInput(false) }
-            tellTerminal("\n")  // the Enter that ended the line was not echoed
+            TerminalGuard.divertInterrupts(to: nil)
+            if ownsGuard { TerminalGuard.deactivate() } else if secret { TerminalGuard.blockInput(false) }
+            if secret { tellTerminal("\n") }  // the Enter that ended the line was not echoed
         }
+    }
+
+    /// Ctrl-C at the question: it is cancelled by the user, on a line of its own below the `^C`
+    /// the terminal echoed.
+    private static func interrupted(_ prompt: WaitAlertPrompt, echoed: Bool) {
+        guard !prompt.isFinished else { return }
+        TerminalPrompt.recordCancellationByUser()
+        if echoed { tellTerminal("\n") }
+        prompt.cancel()
     }
 
     /// Answers `prompt` with the next line. Someone typing at a terminal who gives a line that is
@@ -219,6 +236,7 @@ package enum StandardInputPrompt {
 
     /// Writes `text` on the terminal, where someone types the answers.
     private static func tellTerminal(_ text: String) {
+        guard !TerminalOutput.ended.load(ordering: .sequentiallyConsistent) else { return }  // the program is ending
         let terminal = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard terminal >= 0 else { return }
         defer { close(terminal) }

@@ -35,9 +35,12 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     /// How the overlay treats the process around it while it shows something.
     public struct ProcessIntegration: Sendable, Hashable {
-        /// Handle `SIGINT` (cancel the work; a second one while it still runs exits with 130),
-        /// `SIGTERM`, `SIGHUP` and `SIGQUIT` (restore, then end with the signal), `SIGWINCH`
-        /// (redraw), `SIGTSTP` (restore before stopping) and `SIGCONT` (redraw in the foreground).
+        /// Handle `SIGINT` (cancel the work, the rows saying `cancelling…`; a second one while it
+        /// still runs exits with 130, leaving each running alert's final line), `SIGTERM`,
+        /// `SIGHUP`, `SIGQUIT` and every other signal whose default action ends the program and
+        /// which it left at its default, `SIGPIPE` among them (restore, then end with the signal),
+        /// `SIGWINCH` (redraw), `SIGTSTP` (restore before stopping) and `SIGCONT` (redraw in the
+        /// foreground, input blocked again).
         public var handlesSignals: Bool
         /// Turn off echo on standard input when it is the same terminal, so typing cannot break
         /// the line.
@@ -138,6 +141,8 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     private var lineSignals: LineModeSignals?
     /// Whether it draws on the process's standard error, so it may read standard input.
     private let isStandardError: Bool
+    /// Whether it handles signals (Ctrl-C at a question read as a line cancels it).
+    private let handlesSignals: Bool
     /// Whether it writes the event stream to the socket of the program that started this one
     /// (`WAIT_ALERT_SOCKET`) instead of drawing.
     private var reportsToParent: Bool { parentQuestions != nil }
@@ -169,6 +174,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         self.ending = ending
         self.mode = mode
         isStandardError = terminal is WaitAlertStandardError
+        handlesSignals = integration.handlesSignals
         if isStandardError {
             ProcessGroupGuard.terminationCancels.store(
                 integration.cancelsOnTermination, ordering: .sequentiallyConsistent)
@@ -208,11 +214,15 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             output = overlay
         } else if mode == .accessible {
             self.interactive = nil
-            if isStandardError, integration.handlesSignals { lineSignals = LineModeSignals() }
-            output = LineRenderer(
+            let renderer = LineRenderer(
                 terminal: terminal, minimumInterval: .seconds(3), heartbeatInterval: .seconds(30),
                 progressInterval: LineRenderer.quartersOnly, failureLogLines: failureLogLines,
                 colors: colors.usesColor(interactive: terminal.isInteractive))
+            if isStandardError, integration.handlesSignals {
+                lineSignals = LineModeSignals(
+                    renderer: renderer, colors: colors.usesColor(interactive: terminal.isInteractive))
+            }
+            output = renderer
         } else {
             self.interactive = nil
             output = LineRenderer(terminal: terminal, failureLogLines: failureLogLines)
@@ -234,7 +244,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         output.render(snapshot, of: alert, at: instant)
-        lineSignals?.follow(snapshot, of: alert)
+        lineSignals?.follow(snapshot, of: alert, at: instant)
     }
 
     public func log(_ line: String, from alert: WaitAlertID) {
@@ -274,7 +284,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         }
         if let interactive, interactive.present(prompt) { return true }
         if !reportsToParent, let stream = output as? EventStreamRenderer { stream.asking(prompt) }
-        StandardInputPrompt.present(prompt) { [weak self] record in
+        StandardInputPrompt.present(prompt, handlesSignals: handlesSignals) { [weak self] record in
             if self?.print(record, to: .standardError) != true {
                 _ = WaitAlertStandardError.shared.write(Array((TextSanitizer.line(record) + "\n").utf8))
             }

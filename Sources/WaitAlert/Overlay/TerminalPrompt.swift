@@ -189,7 +189,7 @@ final class TerminalPrompt {
             model.text = editor.text
             model.submit()
         case .cancel, .interrupt:
-            recordCancellationByUser()
+            Self.recordCancellationByUser()
             model.cancel()
         }
     }
@@ -212,7 +212,7 @@ final class TerminalPrompt {
         case .changed: model.selectedIndex = choice.selected
         case .choose(let index): model.choose(index)
         case .cancel, .interrupt:
-            recordCancellationByUser()
+            Self.recordCancellationByUser()
             model.cancel()
         }
     }
@@ -220,8 +220,9 @@ final class TerminalPrompt {
     /// Escape or Ctrl-C: the user cancelled the question. In raw mode Ctrl-C is read as a key
     /// instead of raising `SIGINT`, so it is recorded as the interrupt it stands for, and Escape
     /// with it: ``WaitAlertExit/status(for:)`` then answers 130 for the `CancellationError`, as
-    /// after a Ctrl-C that cancelled an alert's work.
-    private func recordCancellationByUser() {
+    /// after a Ctrl-C that cancelled an alert's work. (A question read as a line records its
+    /// Ctrl-C the same way.)
+    static func recordCancellationByUser() {
         ProcessGroupGuard.cancellingSignal.store(SIGINT, ordering: .sequentiallyConsistent)
         ShownErrors.record(CancellationError(), signal: SIGINT)
     }

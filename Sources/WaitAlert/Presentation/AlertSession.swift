@@ -154,6 +154,7 @@ final class AlertSession {
             actions += timeline.send(event, at: latestProgressAt)
         }
         if let failing = batch.failing { actions += timeline.send(.failing(failing), at: latestProgressAt) }
+        if batch.cancelling { actions += timeline.send(.cancelling, at: reported) }
         if let text = batch.text { actions += timeline.send(.update(text), at: reported) }
         for line in batch.logs[logsBeforeText...] { actions += timeline.send(.log(line), at: reported) }
         if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: ended) }

@@ -311,7 +311,8 @@ public final class WaitAlertPresenter {
     /// Every alert alive now, top-level and child tasks, in the order they began.
     package var liveModels: [WaitAlertModel] { sessions.values.map(\.model).sorted { $0.id < $1.id } }
 
-    /// Cancels the work of every alert that is waiting for work.
+    /// Cancels the work of every alert that is waiting for work. Each says it is cancelling
+    /// (``WaitAlertSnapshot/isCancelling``) from its next step until its work ends.
     ///
     /// - Returns: whether there was any work to cancel.
     @discardableResult

@@ -31,25 +31,47 @@ final class WorkCancellation: Sendable {
         let task: UnsafeCurrentTask
     }
 
-    private let state = Mutex((state: State.notStarted, cancelling: 0))
+    private struct Requests {
+        /// Whether a request reached the work before it ended.
+        var made = false
+        /// Told of the first such request (``whenRequested(_:)``).
+        var tell: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex((state: State.notStarted, cancelling: 0, requests: Requests()))
 
     init() {}
+
+    /// Has `tell` called once, at the first request that reaches the work before it ends (at
+    /// once if one already has): the alert then says it is cancelling until the work notices.
+    func whenRequested(_ tell: @escaping @Sendable () -> Void) {
+        let made = state.withLock { state -> Bool in
+            if !state.requests.made { state.requests.tell = tell }
+            return state.requests.made
+        }
+        if made { tell() }
+    }
 
     /// Asks for the work to be cancelled. The task is cancelled outside the lock (its
     /// cancellation handlers run then, and may ask again), while ``leave()`` waits for it.
     func cancel() {
-        let running = state.withLock { state -> RunningTask? in
+        let (running, tell) = state.withLock { state -> (RunningTask?, (@Sendable () -> Void)?) in
+            let tell = state.requests.tell
             switch state.state {
             case .notStarted:
                 state.state = .requested
-                return nil
             case .running(let running):
                 state.cancelling += 1
-                return running
+                guard !state.requests.made else { return (running, nil) }
+                state.requests = Requests(made: true)
+                return (running, tell)
             case .requested, .ended:
-                return nil
+                return (nil, nil)
             }
+            state.requests = Requests(made: true)
+            return (nil, tell)
         }
+        tell?()
         guard let running else { return }
         running.task.cancel()
         state.withLock { $0.cancelling -= 1 }

@@ -51,6 +51,7 @@ struct ReportedTasks {
             session?.mailbox.progress(completed: completed, total: total, unit: unit)
         case .progressUnknown: session?.mailbox.indeterminate()
         case .failing(let failing): session?.mailbox.failing(failing)
+        case .cancelling: session?.mailbox.cancelling()
         case .log(let line):
             if let session {
                 session.mailbox.log(line)

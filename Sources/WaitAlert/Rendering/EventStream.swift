@@ -11,6 +11,7 @@ struct EventStream {
         var text: String
         var progress: ReportedProgress?
         var failing = false
+        var cancelling = false
         var ended = false
         var began: Duration
     }
@@ -50,6 +51,10 @@ struct EventStream {
         if snapshot.isFailing != seen.failing, snapshot.outcome == nil {
             seen.failing = snapshot.isFailing
             events.append(WaitAlertEvent(.failing(snapshot.isFailing), alert: alert, time: time))
+        }
+        if snapshot.isCancelling, !seen.cancelling, snapshot.outcome == nil {
+            seen.cancelling = true
+            events.append(WaitAlertEvent(.cancelling, alert: alert, time: time))
         }
         if let outcome = snapshot.outcome {
             seen.ended = true

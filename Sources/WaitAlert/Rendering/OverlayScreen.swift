@@ -34,13 +34,14 @@ struct OverlayScreen {
     }
 
     /// What a line of the region shows: an alert's row, a step its parent planned (by position),
-    /// the summary of the rows left out, or the unfinished line of a captured stream (by
-    /// descriptor).
+    /// the summary of the rows left out, the unfinished line of a captured stream (by
+    /// descriptor), or a notice under the rows (how to quit while cancelled work goes on).
     enum Key: Hashable {
         case alert(WaitAlertID)
         case planned(WaitAlertID, Int)
         case summary
         case captured(Int32)
+        case notice
     }
 
     /// One overlay line: an indent, a spinner glyph or icon, a text, a suffix kept at its end

@@ -17,7 +17,7 @@ extension TaskRegion {
                     glyph: "○", text: TextSanitizer.line(title), style: style.colors ? .grey(level: 0.5) : .plain,
                     indent: depth)
                 lines.append((key, line))
-            case .summary, .captured:
+            case .summary, .captured, .notice:
                 break
             }
         }
@@ -120,12 +120,13 @@ extension TaskRegion {
 
     /// A row with what the region adds: the header of an alert with child tasks
     /// ("· 12/40 · 2 failed · 1 warning · 1m03s"), the elapsed time of a child task that has run a second,
-    /// "· failing" while its work says so, progress.
+    /// "· failing" while its work says so, "· cancelling…" once cancelling it was asked for,
+    /// progress.
     ///
     /// The row's own text comes first: it keeps ``readableTextWidth(room:)`` cells (all of it
     /// when shorter). The figures share what is left, the least important given up first: the
     /// elapsed time, then the progress's rate, count, time left and bar (``ProgressText/row``);
-    /// the counts of a header and `failing` are always kept.
+    /// the counts of a header, `failing` and `cancelling…` are always kept.
     private func decorated(_ row: Row, of alert: WaitAlertID, columns: Int) -> OverlayScreen.Line {
         var line = row.line
         // The cells of the row after its indent and glyph, and what its text keeps of them.
@@ -149,6 +150,7 @@ extension TaskRegion {
             shownElapsed = " · " + DurationFormat.elapsed(elapsed)
         }
         if row.isFailing { kept = " · failing" + kept }
+        if row.isCancelling { kept = (style.unicode ? " · cancelling…" : " · cancelling...") + kept }
         var left = room - textKeeps - DisplayWidth.of(kept)
         var progress = ""
         if let figures = row.progress {

@@ -98,6 +98,8 @@ struct TaskRegion {
         var spinner: SpinnerSlot?
         /// Whether its work says it is failing while it goes on.
         var isFailing = false
+        /// Whether cancelling its work was asked for, and the work goes on meanwhile.
+        var isCancelling = false
     }
 
     typealias Waiting = RecordQueue.Entry
@@ -156,7 +158,7 @@ struct TaskRegion {
                         line: line(for: snapshot), parent: snapshot.parent, state: .running,
                         progress: snapshot.phase < .lingering ? ProgressText.figures(of: snapshot) : nil,
                         spinner: spinnerSlot(of: snapshot, at: instant, previous: rows[alert]?.spinner),
-                        isFailing: snapshot.isFailing))
+                        isFailing: snapshot.isFailing, isCancelling: snapshot.isCancelling))
             case .gone: removeRow(alert)
             }
         }
@@ -216,6 +218,7 @@ struct TaskRegion {
             rows[alert]?.line = row.line
             rows[alert]?.progress = row.progress
             rows[alert]?.isFailing = row.isFailing
+            rows[alert]?.isCancelling = row.isCancelling
             return
         }
         rows[alert] = row

@@ -36,6 +36,9 @@ public struct WaitAlertEvent: Sendable, Hashable {
         /// The work says it is failing while it goes on, or no longer (`"event":"failing",
         /// "failing":true`): a command's `OSC 9;4;2` under `wait-alert`.
         case failing(Bool)
+        /// Cancelling the work was asked for (`"event":"cancelling"`) — Ctrl-C, a cancelled task,
+        /// a failed sibling — and the work goes on until it notices; its `end` follows.
+        case cancelling
         /// A log line (`"event":"log","line":…`); without an alert, a line the program printed
         /// around the alerts.
         case log(String)
@@ -125,6 +128,7 @@ public struct WaitAlertEvent: Sendable, Hashable {
             line += ",\"unit\":" + JSONText.quoted(Self.name(of: unit))
         case .progressUnknown: line += ",\"completed\":null"
         case .failing(let failing): line += ",\"failing\":\(failing)"
+        case .cancelling: break
         case .log(let text): line += ",\"line\":" + JSONText.quoted(text)
         case .end(let outcome, let text, let elapsed):
             line += ",\"outcome\":\"\(Self.name(of: outcome))\""
@@ -151,6 +155,7 @@ public struct WaitAlertEvent: Sendable, Hashable {
         case .text: "text"
         case .progress, .progressUnknown: "progress"
         case .failing: "failing"
+        case .cancelling: "cancelling"
         case .log: "log"
         case .end: "end"
         case .question: "question"
@@ -234,6 +239,8 @@ extension WaitAlertEvent {
         case "failing":
             guard case .bool(let failing) = fields["failing"] else { return nil }
             kind = .failing(failing)
+        case "cancelling":
+            kind = .cancelling
         case "end":
             guard var outcome = Self.outcome(named: fields["outcome"]?.string, text: text("text")) else { return nil }
             if case .skipped = outcome { outcome = .skipped(text("reason")) }

@@ -29,6 +29,8 @@ final class ReportMailbox: Sendable {
         var outcome: WaitAlertOutcome?
         /// Whether the work said it is failing (or no longer), the latest word.
         var failing: Bool?
+        /// Whether cancelling the work was asked for since the last drain.
+        var cancelling = false
         /// Whether the progress changed since the last drain.
         @usableFromInline var progressChanged = false
         // Both out of line: most mailboxes of a large group never carry progress, and stay small.
@@ -187,6 +189,16 @@ final class ReportMailbox: Sendable {
             guard !state.textsClosed else { return }
             state.batch.failing = failing
             if state.isArmed { state.scheduleWake(self) }
+        }
+    }
+
+    /// Cancelling the work was asked for: the drainer is woken at once (whatever it is armed
+    /// for), so the alert says it is cancelling at the next frame.
+    func cancelling() {
+        state.withLock { state in
+            guard !state.textsClosed else { return }
+            state.batch.cancelling = true
+            state.scheduleWake(self)
         }
     }
 

@@ -180,11 +180,21 @@ final class OutputRelay: Sendable {
 
     /// Ends the capture: the real descriptors come back, and what was written through the
     /// capture and not printed yet is written to them — lines first, then each stream's
-    /// unfinished line as it was, with no line end added.
+    /// unfinished line as it was, with no line end added. Written like an overlay write, in the
+    /// lock order of ``printBacklog()``: once a signal handler has ended the program (and printed
+    /// what was caught itself), nothing is written twice.
     /// - Returns: whether the relay had erased the overlay's lines to print output, and the
     ///   overlay has not drawn them since.
     @discardableResult
     func release() -> Bool {
+        TerminalOutput.lock.withLock { _ in
+            TerminalOutput.beginWrite()
+            defer { TerminalOutput.endWrite() }
+            return release(writing: !TerminalOutput.ended.load(ordering: .sequentiallyConsistent))
+        }
+    }
+
+    private func release(writing: Bool) -> Bool {
         state.withLock { state in
             guard state.wake != nil else { return false }
             let erasedRegion = state.erasedRegion
@@ -215,7 +225,7 @@ final class OutputRelay: Sendable {
             state.wake = nil
             state.erasedRegion = false
             state.capturedStreams = []
-            for (stream, bytes) in writes where !bytes.isEmpty {
+            for (stream, bytes) in writes where writing && !bytes.isEmpty {
                 _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: Int32(stream.rawValue)) }
             }
             return erasedRegion
@@ -321,7 +331,7 @@ final class OutputRelay: Sendable {
                 guard state.wake != nil, !state.waiting.isEmpty else { return false }
                 TerminalOutput.beginWrite()
                 defer { TerminalOutput.endWrite() }
-                guard !TerminalOutput.quieted.load(ordering: .sequentiallyConsistent) else { return false }
+                guard TerminalOutput.mayWrite else { return false }
                 var out = ""
                 var erased = false
                 if TerminalOutput.drawn.exchange(false, ordering: .sequentiallyConsistent) {

@@ -29,6 +29,8 @@ extension TerminalGuard {
     /// Installs the crash handlers, unless a holder already did: whatever shows or is caught —
     /// a region, a prompt in raw mode, the program's output — a crash puts it back.
     static func holdCrashHandlers() {
+        TerminalOutput.prepareForSignals()
+        OutputRelay.prepareForSignals()
         crashHandlerHolders.withLock { holders in
             holders += 1
             guard holders == 1 else { return }
@@ -61,10 +63,12 @@ extension TerminalGuard {
         }
     }
 
-    /// A crash while something shows or is caught: the real descriptors and the terminal come
+    /// A crash while something shows or is caught: nothing else draws from now on (other threads
+    /// go on running while a crash report is made), the real descriptors and the terminal come
     /// back (the region erased, paste bracketing off, the modes restored), then the signal
     /// goes on to what handled it before (the runtime's crash report, or the default action).
     private static func handleCrash(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
+        TerminalOutput.endFromSignal()
         eraseIfDrawn()
         OutputRelay.releaseFromSignal()
         OutputRelay.handOffAtEnd(fromSignal: true)

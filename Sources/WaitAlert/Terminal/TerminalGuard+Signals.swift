@@ -10,10 +10,38 @@ import Synchronization
 #endif
 
 extension TerminalGuard {
+    /// The signals besides `SIGINT`, `SIGTERM`, `SIGHUP` and `SIGQUIT` whose default action ends
+    /// the program (terminate, or dump core), and which are not a crash (``crashSignals``): a
+    /// write to a closed pipe (`SIGPIPE`, `prog | head -1`), `kill -USR1`, a timer, a resource
+    /// limit, the real-time signals. Handled only where the program left them at their default.
+    static let endingSignals: [Int32] = {
+        #if os(Linux)
+            let named = [
+                SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT,
+                SIGSYS,
+            ]
+            // The C library keeps the first real-time signals for itself; the rest end a program.
+            return named + Array(__libc_current_sigrtmin()...__libc_current_sigrtmax())
+        #else
+            return [SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGSYS, SIGEMT]
+        #endif
+    }()
+
+    /// Whether the guard installs its handler for `signal`, whose disposition was `previous`: the
+    /// signals it always guards unless ignored (`SIGWINCH` and `SIGCONT` even then, their default
+    /// being to do nothing), the ending signals only at their default; Ctrl-Z and `SIGCONT` only
+    /// under job control.
+    static func handles(_ signal: Int32, previous: sigaction, jobControl: Bool) -> Bool {
+        if !jobControl, signal == SIGTSTP || signal == SIGCONT { return false }
+        if endingSignals.contains(signal) { return handler(of: previous) == 0 }  // SIG_DFL
+        return signal == SIGWINCH || signal == SIGCONT || handler(of: previous) != 1  // SIG_IGN
+    }
+
     /// Installs the signal handlers and the pipe that carries interrupt, resize and resume to
     /// Swift code. Under ``state``'s lock.
     static func install(_ state: inout State, handlers: Handlers) {
         OutputRelay.prepareForSignals()
+        TerminalOutput.prepareForSignals()
         _ = TerminalOutput.rowsAboveCursor.load(ordering: .relaxed)  // a handler never runs lazy initialisation
         _ = pasteBracketed.load(ordering: .relaxed)
         _ = stops.load(ordering: .relaxed)
@@ -27,8 +55,10 @@ extension TerminalGuard {
             let count = read(readEnd, &signals, signals.count)
             for signal in signals.prefix(max(count, 0)) {
                 switch Int32(signal) {
-                case SIGINT: handlers.interrupt()
-                case SIGCONT: handlers.resume()
+                case SIGINT: interrupt(handlers)
+                case SIGCONT:
+                    blockInputAgain()
+                    handlers.resume()
                 case SIGTSTP: checkForDiscardedStop(after: stops.load(ordering: .sequentiallyConsistent))
                 default: handlers.resize()
                 }
@@ -56,9 +86,9 @@ extension TerminalGuard {
         let jobControl = getpgrp() != getsid(0)
         for (index, signal) in guardedSignals.enumerated() {
             context.installed[index] = false
-            guard sigaction(signal, nil, &context.savedActions[index]) == 0 else { continue }
-            if !jobControl, signal == SIGTSTP || signal == SIGCONT { continue }
-            if signal != SIGWINCH, signal != SIGCONT, isIgnored(context.savedActions[index]) { continue }
+            guard sigaction(signal, nil, &context.savedActions[index]) == 0,
+                handles(signal, previous: context.savedActions[index], jobControl: jobControl)
+            else { continue }
             context.installed[index] = sigaction(signal, context.handlerAction, nil) == 0
         }
         state.handlesSignals = true
@@ -68,27 +98,29 @@ extension TerminalGuard {
     /// for the signals that reach the default branch. Async-signal-safe.
     private static func endsProgram(_ signal: Int32) -> Bool {
         guard let index = guardedSignals.firstIndex(of: signal) else { return false }
+        return handler(of: context.savedActions[index]) == 0
+    }
+
+    /// The handler of `action` as a number: 0 for `SIG_DFL`, 1 for `SIG_IGN`. Async-signal-safe.
+    private static func handler(of action: sigaction) -> Int {
         #if canImport(Glibc)
-            return unsafeBitCast(context.savedActions[index].__sigaction_handler.sa_handler, to: Int.self) == 0
+            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
         #else
-            return unsafeBitCast(context.savedActions[index].__sigaction_u.__sa_handler, to: Int.self) == 0
+            unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
         #endif
     }
 
-    private static func isIgnored(_ action: sigaction) -> Bool {
-        #if canImport(Glibc)
-            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
-        #else
-            unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == 1
-        #endif
-    }
-
-    /// Puts the previous signal dispositions back and closes the pipe. Under ``state``'s lock.
+    /// Puts the previous signal dispositions back and closes the pipe. Under ``state``'s lock. A
+    /// disposition the program set while the guard was installed stays.
     static func uninstall(_ state: inout State) {
         guard state.handlesSignals else { return }
         state.handlesSignals = false
+        let ours = handler(of: context.handlerAction.pointee)
         for (index, signal) in guardedSignals.enumerated() where context.installed[index] {
-            sigaction(signal, &context.savedActions[index], nil)
+            var current = sigaction()
+            if sigaction(signal, nil, &current) != 0 || handler(of: current) == ours {
+                sigaction(signal, &context.savedActions[index], nil)
+            }
             context.installed[index] = false
         }
         notifyDescriptor.store(-1, ordering: .sequentiallyConsistent)
@@ -102,9 +134,14 @@ extension TerminalGuard {
         defer { errno = savedErrno }
         switch signal {
         case SIGINT where interrupts.add(1, ordering: .relaxed).newValue >= 2:
+            // A forced exit: the alerts still running leave their final lines under what the
+            // program printed.
             ProcessGroupGuard.killFromSignal()
-            restoreFromSignal()
+            TerminalOutput.endFromSignal()
+            eraseIfDrawn()
+            TerminalModes.restore()
             OutputRelay.releaseFromSignal()
+            ForcedExitLines.write(to: OutputRelay.real(output.load(ordering: .sequentiallyConsistent)))
             OutputRelay.handOffAtEnd(fromSignal: true)
             _exit(130)
         case SIGINT:
@@ -127,10 +164,14 @@ extension TerminalGuard {
             resumeAfterStop()
         default:
             ProcessGroupGuard.killFromSignal()
+            // Only when the signal ends the program (one the program handles itself may not),
+            // nothing draws after the restore, and processes still writing through the capture
+            // keep a working output.
+            let ends = endsProgram(signal)
+            if ends { TerminalOutput.endFromSignal() }
             restoreFromSignal()
             OutputRelay.releaseFromSignal()
-            // Only when the signal ends the program: one the program handles itself may not.
-            if endsProgram(signal) { OutputRelay.handOffAtEnd(fromSignal: true) }
+            if ends { OutputRelay.handOffAtEnd(fromSignal: true) }
             putBack(signal)
             raise(signal)  // delivered with the previous disposition once this handler returns
         }

@@ -18,17 +18,24 @@ import Synchronization
 ///   restores the terminal and exits at once with status 130;
 /// - `SIGTERM`, `SIGHUP` and `SIGQUIT` restore the terminal, put the previous disposition back
 ///   and raise the signal again, so the program ends as it would have;
+/// - every other signal whose default action ends the program (``endingSignals``: `SIGPIPE`
+///   from a closed pipe on standard output, `SIGUSR1`, `SIGALRM`, …) does the same, where the
+///   program left it at its default: one it ignores or handles itself stays its own;
 /// - `SIGWINCH` calls the resize handler;
 /// - `SIGTSTP` (Ctrl-Z) restores the terminal before the program stops, and `SIGCONT` continues
 ///   the process group registered with ``ProcessGroupGuard`` and calls the resume handler, which
 ///   redraws the overlay if the program continues in the foreground.
 ///
-/// A signal the program ignored stays ignored. Separately, while work is running and standard
-/// input is the same terminal, echo is off (``blockInput(_:)``), so typed keys are neither shown
-/// nor able to break the line; canonical mode stays on and nothing typed is discarded, so typed
-/// lines reach whatever reads the terminal next. On deactivation the exact terminal settings and
-/// the previous signal dispositions come back. An exit hook (``ProcessExit``) restores the
-/// terminal if the program calls `exit()` while active, and stops every later overlay write.
+/// A signal the program ignored stays ignored. Once a signal handler or the crash handler ends
+/// the program, nothing else writes to the terminal (``TerminalOutput/ended``). Separately, while
+/// work is running and standard input is the same terminal, echo is off (``blockInput(_:raw:)``),
+/// so typed keys are neither shown nor able to break the line, and again after every `SIGCONT`
+/// that finds the program in the foreground (a stop gave the terminal back); canonical mode stays
+/// on and nothing typed is discarded, so typed lines reach whatever reads the terminal next. On
+/// deactivation the exact terminal settings and the previous signal dispositions come back (a
+/// disposition the program changed meanwhile stays the program's). An exit hook
+/// (``ProcessExit``) restores the terminal if the program calls `exit()` while active, and stops
+/// every later overlay write.
 ///
 /// **Only the terminal's foreground process group touches it.** Terminal modes are changed and
 /// restored, and restore bytes written, only while this process's group is the terminal's
@@ -53,7 +60,7 @@ enum TerminalGuard {
         "\u{18}\u{1B}[?2026l\r\u{1B}[J\u{1B}[0m\u{1B}[?7h\u{1B}[?25h".utf8)
 
     /// The signals handled while active, in the order of ``SignalContext/savedActions``.
-    static let guardedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT]
+    static let guardedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT] + endingSignals
 
     /// Memory the signal handlers read, allocated once and never freed, so a handler never
     /// allocates, locks or runs lazy initialisation. Written only under ``state``'s lock while no
@@ -113,6 +120,22 @@ enum TerminalGuard {
         var exitHookInstalled = false
         /// Whether the guard holds the crash handlers (while active).
         var holdsCrashHandlers = false
+        /// What its holder asked of standard input (``blockInput(_:raw:)``), made so again after
+        /// a stop gave the terminal back.
+        var input = InputWish.asTyped
+        /// What Ctrl-C does instead of the holder's interrupt handler (``divertInterrupts(to:)``).
+        var divertedInterrupt: (@Sendable () -> Void)?
+    }
+
+    /// What the holder of the guard wants of standard input while it is the same terminal, in the
+    /// foreground.
+    enum InputWish {
+        /// Echo and modes as they were.
+        case asTyped
+        /// Echo off: typed keys are neither shown nor able to break the line (canonical mode on).
+        case hidden
+        /// Raw: every key read as it comes, none echoed (a prompt's keyboard).
+        case raw
     }
 
     static let state = Mutex(State())
@@ -142,10 +165,13 @@ enum TerminalGuard {
     static func activate(output: Int32, handlesSignals: Bool, handlers: Handlers) {
         installExitHook()
         state.withLock { state in
-            guard !active.load(ordering: .relaxed), !exited.load(ordering: .relaxed) else { return }
+            guard !active.load(ordering: .relaxed), !exited.load(ordering: .relaxed),
+                !TerminalOutput.ended.load(ordering: .sequentiallyConsistent)
+            else { return }
             uninstall(&state)  // a guard left installed by a stop that never resumed
             self.output.store(output, ordering: .sequentiallyConsistent)
             interrupts.store(0, ordering: .relaxed)
+            state.input = .asTyped
             if handlesSignals { install(&state, handlers: handlers) }
             if !state.holdsCrashHandlers {
                 state.holdsCrashHandlers = true
@@ -184,16 +210,47 @@ enum TerminalGuard {
     static let taskbarShown = Atomic<Bool>(false)
 
     /// Turns echo off (or back on) on standard input, when it is the same terminal as the output
-    /// and this process is in the foreground; does nothing otherwise.
+    /// and this process is in the foreground; does nothing otherwise. Echo stays off across
+    /// Ctrl-Z: the stop gives the terminal back, and `fg` turns it off again (``blockInputAgain()``).
     static func blockInput(_ blocked: Bool, raw: Bool = false) {
-        state.withLock { _ in
-            guard active.load(ordering: .relaxed) else { return }
+        state.withLock { state in
+            guard active.load(ordering: .relaxed), !TerminalOutput.ended.load(ordering: .sequentiallyConsistent)
+            else { return }
+            state.input = blocked ? (raw ? .raw : .hidden) : .asTyped
             if blocked {
                 TerminalModes.block(sameAs: OutputRelay.real(output.load(ordering: .sequentiallyConsistent)), raw: raw)
             } else {
                 TerminalModes.restore()
             }
         }
+    }
+
+    /// After `SIGCONT`: a stop (Ctrl-Z) put the terminal's modes back before the program stopped;
+    /// in the foreground again, standard input is blocked again as its holder asked — a secret
+    /// typed after `fg` is not shown, whoever holds the guard and whatever it does on resuming.
+    static func blockInputAgain() {
+        state.withLock { state in
+            guard active.load(ordering: .relaxed), !TerminalOutput.ended.load(ordering: .sequentiallyConsistent),
+                state.input != .asTyped
+            else { return }
+            TerminalModes.block(
+                sameAs: OutputRelay.real(output.load(ordering: .sequentiallyConsistent)), raw: state.input == .raw)
+        }
+    }
+
+    /// Has Ctrl-C call `handler` instead of the interrupt handler of whoever holds the guard,
+    /// until called with `nil`: a question read as a line takes Ctrl-C for itself (it cancels the
+    /// question, and counts for no forced exit), whoever holds the guard.
+    static func divertInterrupts(to handler: (@Sendable () -> Void)?) {
+        state.withLock { $0.divertedInterrupt = handler }
+    }
+
+    /// Carries out a Ctrl-C: the diverted handler if any (the Ctrl-C then counts for no forced
+    /// exit), else the holder's.
+    static func interrupt(_ handlers: Handlers) {
+        guard let diverted = state.withLock({ $0.divertedInterrupt }) else { return handlers.interrupt() }
+        resetInterrupts()
+        diverted()
     }
 
     /// Forgets the Ctrl-C already counted: the work it interrupted has ended, so the next one
@@ -206,6 +263,7 @@ enum TerminalGuard {
     static func deactivate() {
         state.withLock { state in
             active.store(false, ordering: .releasing)
+            state.input = .asTyped
             TerminalOutput.lock.withLock { _ in
                 TerminalOutput.drawn.store(false, ordering: .sequentiallyConsistent)
                 TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
@@ -234,7 +292,7 @@ enum TerminalGuard {
             TerminalOutput.beginWrite()
             defer { TerminalOutput.endWrite() }
             // Dropped, not failed: after `SIGCONT` the overlay draws afresh.
-            guard !TerminalOutput.quieted.load(ordering: .sequentiallyConsistent) else { return true }
+            guard TerminalOutput.mayWrite else { return true }
             let bytes = compose()
             return bytes.isEmpty || terminal.write(bytes)
         }
@@ -250,7 +308,7 @@ enum TerminalGuard {
             }
             TerminalOutput.beginWrite()
             defer { TerminalOutput.endWrite() }
-            guard !TerminalOutput.quieted.load(ordering: .sequentiallyConsistent) else { return }
+            guard TerminalOutput.mayWrite else { return }
             _ = terminal.write(bytes)
         }
     }

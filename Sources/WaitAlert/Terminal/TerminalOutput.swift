@@ -26,12 +26,34 @@ enum TerminalOutput {
     /// Set by a signal handler before it restores the terminal, so no overlay write follows the
     /// restore; cleared by `SIGCONT`.
     static let quieted = Atomic<Bool>(false)
+    /// Set for good by a signal handler that ends the program — a crash, a signal whose default
+    /// action ends it, a forced exit — before it restores the terminal and prints what was caught:
+    /// from then on nothing else writes to the terminal (no frame, spinner glyph, prompt, relayed
+    /// line or plain line), whatever other threads still run meanwhile (a crash report that takes
+    /// its time), so the restore, the handler's own lines and the crash report are the last things
+    /// on it.
+    static let ended = Atomic<Bool>(false)
     /// Overlay writes between their check of ``quieted`` and the end of their system call.
     static let writesInFlight = Atomic<Int>(0)
     /// The thread of the write in flight (writes take ``lock``: one at a time), or 0.
     private static let writer = Atomic<UInt>(0)
 
-    /// Counts an overlay write in ``writesInFlight``, before it checks ``quieted``; called under
+    /// Whether a write may go out now: no handler has quieted the overlay or ended the program.
+    /// Checked under ``lock`` after ``beginWrite()``, so a handler that sets either and then waits
+    /// for writes in flight never has one land after its restore.
+    static var mayWrite: Bool {
+        !quieted.load(ordering: .sequentiallyConsistent) && !ended.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// Stops every later write for good and waits for the one in flight: the first thing a signal
+    /// handler that ends the program does. Async-signal-safe.
+    static func endFromSignal() {
+        ended.store(true, ordering: .sequentiallyConsistent)
+        quieted.store(true, ordering: .sequentiallyConsistent)
+        waitForWritesInFlight()
+    }
+
+    /// Counts an overlay write in ``writesInFlight``, before it checks ``mayWrite``; called under
     /// ``lock``, and followed by ``endWrite()`` once its system call has returned.
     static func beginWrite() {
         writer.store(currentThread(), ordering: .sequentiallyConsistent)
@@ -57,6 +79,18 @@ enum TerminalOutput {
             _ = poll(nil, 0, 1)
             waits += 1
         }
+    }
+
+    /// Makes everything a signal handler reads here before any handler can run (a handler must
+    /// not run lazy initialisation).
+    static func prepareForSignals() {
+        _ = drawn.load(ordering: .relaxed)
+        _ = quieted.load(ordering: .relaxed)
+        _ = ended.load(ordering: .relaxed)
+        _ = rowsAboveCursor.load(ordering: .relaxed)
+        _ = writesInFlight.load(ordering: .relaxed)
+        _ = writer.load(ordering: .relaxed)
+        ForcedExitLines.prepareForSignals()
     }
 
     /// The calling thread, as a number. Async-signal-safe.

@@ -57,9 +57,13 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
     /// standard error is a pseudo-terminal and the real one is a duplicate (``OutputRelay``).
     private var target: Int32 { OutputRelay.real(descriptor) }
 
+    /// Writes `bytes`; `false` once the descriptor is broken. Once a signal handler has ended
+    /// the program abruptly (a crash, a forced exit), nothing more is written and the write
+    /// counts as done: the terminal has been restored for what ends the program.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         guard !broken.load(ordering: .relaxed) else { return false }
+        guard !TerminalOutput.ended.load(ordering: .sequentiallyConsistent) else { return true }
         let complete = withoutBrokenPipeSignal {
             bytes.withUnsafeBytes { Platform.writeAll($0, to: target) }
         }

@@ -69,6 +69,12 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     /// process's `failing` event: the row says `failing` and the terminal's taskbar shows an error.
     /// Never set once the alert has an outcome.
     public var isFailing: Bool
+    /// Whether cancelling the work was asked for — Ctrl-C, ``WaitAlertPresenter/cancelAll()``,
+    /// the caller's task cancelled, a failed sibling under `.failFast` — and the work has not
+    /// ended yet: work that checks for cancellation rarely still runs meanwhile, and a renderer
+    /// says it is cancelling (`· cancelling…` on a terminal's row). Never set once the alert has
+    /// an outcome.
+    public var isCancelling: Bool
     /// How far the alert and its child tasks have gone together, when it has child tasks (or
     /// planned steps) and something in it reports progress; `nil` otherwise. A renderer shows this
     /// in the group's header instead of ``progress``, which it includes.
@@ -123,9 +129,11 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         retention: WaitAlertRowRetention = .record,
         progress: WaitAlertProgress? = nil,
         groupProgress: WaitAlertGroupProgress? = nil,
-        isFailing: Bool = false
+        isFailing: Bool = false,
+        isCancelling: Bool = false
     ) {
         self.isFailing = isFailing
+        self.isCancelling = isCancelling
         self.phase = phase
         self.text = text
         self.textSince = textSince
@@ -209,7 +217,7 @@ extension WaitAlertSnapshot: CustomReflectable {
                 "kind": kind, "outcome": outcome as Any, "finalText": finalText as Any, "wasShown": wasShown,
                 "workDuration": workDuration as Any, "parent": parent as Any, "depth": depth,
                 "plannedSteps": plannedSteps, "retention": retention, "progress": progress as Any,
-                "isFailing": isFailing, "groupProgress": groupProgress as Any,
+                "isFailing": isFailing, "isCancelling": isCancelling, "groupProgress": groupProgress as Any,
             ],
             displayStyle: .struct)
     }

@@ -23,7 +23,8 @@ extension WaitAlertTimeline {
             parent: nil,
             depth: 0,
             progress: progressSnapshot(at: now),
-            isFailing: isFailing && outcome == nil
+            isFailing: isFailing && outcome == nil,
+            isCancelling: isCancelling && outcome == nil
         )
     }
 

@@ -35,6 +35,10 @@ public struct WaitAlertTimeline: Sendable {
         case indeterminate
         /// The work says it is failing while it goes on, or no longer (a command's `OSC 9;4;2`).
         case failing(Bool)
+        /// Cancelling the work was asked for (Ctrl-C, ``WaitAlertPresenter/cancelAll()``, the
+        /// caller's task cancelled, a failed sibling): the alert says it is cancelling until the
+        /// work ends, however long the work takes to notice.
+        case cancelling
     }
 
     /// Something the owner of the timeline must carry out.
@@ -80,6 +84,8 @@ public struct WaitAlertTimeline: Sendable {
     @OutOfLineOptional private(set) var progress: ReportedProgress?
     /// Whether the work says it is failing while it goes on.
     private(set) var isFailing = false
+    /// Whether cancelling the work was asked for, before it ended.
+    private(set) var isCancelling = false
     /// The rate and time left of ``progress``, out of line and made with the first progress
     /// report: most rows never report any.
     private var estimatorStorage: CopyOnWrite<WaitAlertRateEstimator>?
@@ -172,6 +178,9 @@ extension WaitAlertTimeline {
         case .failing(let failing):
             guard finishedAt == nil else { return }
             isFailing = failing
+        case .cancelling:
+            guard finishedAt == nil else { return }
+            isCancelling = true
         }
     }
 

@@ -458,9 +458,10 @@
             var mask = sigset_t()
             sigemptyset(&mask)
             posix_spawnattr_setsigmask(&attributes, &mask)
+            // Every signal at its default, whatever the test process does with it.
             var defaults = sigset_t()
             sigemptyset(&defaults)
-            for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGPIPE, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD] {
+            for signal in Int32(1)...__libc_current_sigrtmax() where signal != SIGKILL && signal != SIGSTOP {
                 sigaddset(&defaults, signal)
             }
             posix_spawnattr_setsigdefault(&attributes, &defaults)
