@@ -37,7 +37,7 @@ struct ProcessGroupGuardTests {
             try #require(posix_spawn(&pid, "/bin/sleep", nil, &attributes, argv, environ) == 0)
             ProcessGroupGuard.register(pid)
             ProcessGroupGuard.killFromSignal()
-            ProcessGroupGuard.unregister()
+            ProcessGroupGuard.unregister(pid)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
             #expect(status & 0x7F == SIGKILL)
