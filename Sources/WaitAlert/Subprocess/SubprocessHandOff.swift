@@ -15,11 +15,13 @@
 ///
 /// The relay process runs only system calls on memory made before it was forked, with default
 /// signal handling and no blocked signal, and holds no descriptor of the program's but the
-/// channels and the descriptors it copies to.
+/// channels and the descriptors it copies to. It joins the command's process group, where the
+/// processes it serves are, and is nobody's child to reap: it is forked from a process that
+/// exits at once.
 enum SubprocessHandOff {
     /// Forks the relay for `channels` (each a descriptor to read and where to copy what comes,
-    /// `nil` to drop it). The caller closes its own copies afterwards.
-    static func start(_ channels: [(source: Int32, target: Int32?)]) {
+    /// `nil` to drop it), in process group `group`. The caller closes its own copies afterwards.
+    static func start(_ channels: [(source: Int32, target: Int32?)], group: Int32) {
         let count = channels.count
         let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: count)
         let targets = UnsafeMutablePointer<Int32>.allocate(capacity: count)
@@ -34,9 +36,16 @@ enum SubprocessHandOff {
             targets[index] = channel.target ?? -1
         }
         let highest = min(getdtablesize(), 65_536)
-        let child = fork()
-        guard child == 0 else { return }
+        let middle = fork()
+        if middle > 0 {
+            var status: Int32 = 0
+            while waitpid(middle, &status, 0) < 0, errno == EINTR {}
+        }
+        guard middle == 0 else { return }
+        // The process in the middle: forks the relay and exits, so init adopts it.
+        guard fork() == 0 else { _exit(0) }
         // The relay process.
+        _ = setpgid(0, group)
         var none = sigset_t()
         sigemptyset(&none)
         sigprocmask(SIG_SETMASK, &none, nil)

@@ -107,7 +107,7 @@ extension SubprocessSupervisor {
             let hungUp = poll(&request, 1, 0) > 0 && request.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
             if !hungUp { held.append((channels[index].descriptor, channels[index].channel.handOffTarget)) }
         }
-        if !held.isEmpty { SubprocessHandOff.start(held) }
+        if !held.isEmpty { SubprocessHandOff.start(held, group: process.pid) }
         for index in channels.indices { closeChannel(index) }
     }
 }
