@@ -36,6 +36,7 @@ enum SubprocessHandOff {
             targets[index] = channel.target ?? -1
         }
         let highest = min(getdtablesize(), 65_536)
+        guard let fork = Self.systemFork else { return }
         let middle = fork()
         if middle > 0 {
             var status: Int32 = 0
@@ -78,6 +79,17 @@ enum SubprocessHandOff {
         }
         _exit(0)
     }
+
+    /// `fork`: the C library's, looked up at run time where Swift's module of it marks it
+    /// unavailable (Darwin's).
+    private static let systemFork: (@convention(c) () -> pid_t)? = {
+        #if canImport(Darwin)
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "fork") else { return nil }  // RTLD_DEFAULT
+            return unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
+        #else
+            return { fork() }
+        #endif
+    }()
 
     /// Whether the relay process keeps `descriptor`: one of the channels, or a target.
     private static func keeps(

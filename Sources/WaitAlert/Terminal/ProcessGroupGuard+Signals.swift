@@ -246,9 +246,12 @@ extension ProcessGroupGuard {
     }
 
     private static func isOurs(_ action: sigaction) -> Bool {
-        let handler = handler(of: action)
-        return handler == self.handler(of: self.action(for: SIGINT))
-            || handler == self.handler(of: self.action(for: SIGTSTP))
+        isHandler(handler(of: action))
+    }
+
+    /// Whether the handler at `address` is one of these handlers.
+    static func isHandler(_ address: Int) -> Bool {
+        address == handler(of: action(for: SIGINT)) || address == handler(of: action(for: SIGTSTP))
     }
 
     // MARK: - The handlers
