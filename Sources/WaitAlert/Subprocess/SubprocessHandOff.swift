@@ -84,7 +84,8 @@ enum SubprocessHandOff {
     /// unavailable (Darwin's).
     private static let systemFork: (@convention(c) () -> pid_t)? = {
         #if canImport(Darwin)
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "fork") else { return nil }  // RTLD_DEFAULT
+            let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+            guard let symbol = dlsym(everywhere, "fork") else { return nil }
             return unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
         #else
             return { fork() }
