@@ -99,7 +99,8 @@ extension WaitAlertReporter {
                 command, channels: channels, standardInput: .null, environment: environment,
                 workingDirectory: workingDirectory)
         } catch {
-            throw WaitAlertCommandError(command: command, reason: .notStarted(errno: error.code))
+            throw WaitAlertCommandError(
+                command: command, reason: .notStarted(errno: error.code), workingDirectory: workingDirectory)
         }
         let outcome = await SubprocessSupervisor.supervise(
             process, settings: .init(showsStatus: true, streamsLines: false, tail: max(tail, 0)),

@@ -41,22 +41,31 @@ public struct WaitAlertCommandError: Error, Sendable, Hashable, CustomStringConv
     public var reason: Reason
     /// The last lines it showed, oldest first.
     public var lastLines: [String]
+    /// Where it was to run, when `run` was told (`workingDirectory:`).
+    public var workingDirectory: String?
 
-    public init(command: [String], reason: Reason, lastLines: [String] = []) {
+    public init(command: [String], reason: Reason, lastLines: [String] = [], workingDirectory: String? = nil) {
         self.command = command
         self.reason = reason
         self.lastLines = lastLines
+        self.workingDirectory = workingDirectory
     }
 
     /// `tar exited with status 2`, `tar was ended by SIGKILL`, `cannot run nosuch: No such file or
-    /// directory`, `cat wrote more than 16777216 bytes`.
+    /// directory` (`cannot run make in /nowhere: …` when told where), `cat wrote more than
+    /// 16777216 bytes`.
     public var description: String {
         let name = command.first ?? ""
         switch reason {
-        case .exited(let status): return "\(name) exited with status \(status)"
-        case .signaled(let signal): return "\(name) was ended by \(SubprocessTermination.name(of: signal))"
-        case .notStarted(let code): return "cannot run \(name): \(String(cString: strerror(code)))"
-        case .outputOverLimit(let limit): return "\(name) wrote more than \(limit) bytes"
+        case .exited(let status):
+            return "\(name) exited with status \(status)"
+        case .signaled(let signal):
+            return "\(name) was ended by \(SubprocessTermination.name(of: signal))"
+        case .notStarted(let code):
+            let place = workingDirectory.map { " in \($0)" } ?? ""
+            return "cannot run \(name)\(place): \(String(cString: strerror(code)))"
+        case .outputOverLimit(let limit):
+            return "\(name) wrote more than \(limit) bytes"
         }
     }
 }

@@ -72,6 +72,12 @@ struct RunCommandTests {
             try await withWaitAlert("Running", presenter: self.bed.presenter) { alert in try await alert.run([]) }
         }
         #expect(empty?.reason == .notStarted(errno: ENOENT))
+        let nowhere = await #expect(throws: WaitAlertCommandError.self) {
+            try await withWaitAlert("Running", presenter: self.bed.presenter) { alert in
+                try await alert.run("pwd", workingDirectory: "/no-such-folder-for-wait-alert")
+            }
+        }
+        #expect(nowhere?.description == "cannot run pwd in /no-such-folder-for-wait-alert: No such file or directory")
         await bed.run()
     }
 
