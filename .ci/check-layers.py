@@ -20,10 +20,11 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "WaitAlert")
 
 # Arrows run downward: API is the composition root; Process, Text and Timeline are the floor.
+# Subprocess (a command run under an alert) sits on Terminal, beside Overlay.
 ALLOWED = {
     "API": {
         "Presentation", "Prompting", "Reporting", "Rendering", "Overlay", "Remote", "Terminal", "Text", "Timeline",
-        "Process",
+        "Process", "Subprocess",
     },
     "Remote": {"Presentation", "Prompting", "Reporting", "Rendering", "Terminal", "Text", "Timeline", "Process"},
     "Presentation": {"Prompting", "Reporting", "Rendering", "Timeline", "Process"},
@@ -32,6 +33,7 @@ ALLOWED = {
     "Prompting": {"Text"},
     "Rendering": {"Prompting", "Text", "Timeline"},
     "Reporting": {"Timeline", "Process"},
+    "Subprocess": {"Terminal", "Text", "Process"},
     "Text": set(),
     "Timeline": set(),
     "Process": set(),

@@ -24,6 +24,8 @@
 //                                           under the alert (OutputDemo.swift)
 //     swift run wait-alert-demo prompt      a text field, buttons and a yes/no question; the
 //                                           answers on standard output (PromptDemo.swift)
+//     swift run wait-alert-demo run [--timeout SECONDS] [--collect] [--keep-going] [COMMAND...]
+//                                           shell commands under an alert (RunDemo.swift)
 import Dispatch
 import WaitAlert
 
@@ -49,6 +51,9 @@ if CommandLine.arguments.dropFirst().first == "prompt" {
 if CommandLine.arguments.dropFirst().first == "output" {
     await OutputDemo.runAndExit(Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.dropFirst().first == "run" {
+    await RunDemo.runAndExit(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 let options = Set(CommandLine.arguments.dropFirst())
 let known: Set = [
@@ -64,6 +69,7 @@ if options.contains("--help") || !options.isSubset(of: known) {
                \(ProgressDemo.usage)
                \(OutputDemo.usage)
                \(PromptDemo.usage)
+               \(RunDemo.usage)
         """
     )
     exit(options.isSubset(of: known) ? 0 : 2)

@@ -133,10 +133,14 @@ struct CommandLineOptions: Equatable, Sendable {
             }
             progress = mode
         default:  // --timeout
-            guard let duration = DurationArgument.parse(value) else {
+            switch DurationArgument.read(value) {
+            case .success(let duration):
+                timeout = duration
+            case .failure(.tooLong):
+                return "invalid --timeout '\(value)' (the longest is \(DurationArgument.longestText))"
+            case .failure(.notADuration):
                 return "invalid --timeout '\(value)' (expected a positive duration such as 500ms, 30s, 2m or 1h)"
             }
-            timeout = duration
         }
         return nil
     }

@@ -30,7 +30,18 @@ enum CommandRun {
                 TerminalOverlay(integration: .init(capturesOutput: false, cancelsOnTermination: true), mode: mode)
             ],
             timing: .terminal)
-        SignalForwarder.install()
+        // A closed standard output is noticed as `EPIPE`; the command gets SIGPIPE at its default.
+        var ignore = sigaction()
+        #if canImport(Glibc) || canImport(Musl)
+            ignore.__sigaction_handler.sa_handler = SIG_IGN
+        #else
+            ignore.__sigaction_u.__sa_handler = SIG_IGN
+        #endif
+        sigemptyset(&ignore.sa_mask)
+        _ = sigaction(SIGPIPE, &ignore, nil)
+        // Without an overlay catching them, Ctrl-C, SIGTERM, SIGHUP and SIGQUIT are passed on to
+        // the command, and wait-alert waits for it to end.
+        ProcessGroupGuard.setInterruption(.passesOn)
         // Before the command starts: it reports into the alert through WAIT_ALERT_SOCKET.
         WaitAlertPresenter.shared.exportSocketToChildProcesses()
 
@@ -40,32 +51,29 @@ enum CommandRun {
         let plan = OutputPlan.make(
             standardOutput: destination(of: STDOUT_FILENO, closed: closed), standardError: error,
             alertTerminal: alertTerminal)
-        let child: ChildProcess
-        SignalForwarder.starting()
+        let child: Subprocess
         do {
-            child = try ChildProcess.spawn(options.command, plan: plan)
+            child = try Subprocess.spawn(options.command, channels: plan.channels.map(\.subprocessChannel))
         } catch {
-            SignalForwarder.notStarted()
             printError("wait-alert: cannot run '\(options.command[0])': \(error)")
             return CommandTermination.cannotRun
         }
-        ProcessGroupGuard.register(child.pid)
-        SignalForwarder.started(group: child.pid)
 
-        let settings = CommandSupervisor.Settings(
+        let settings = SubprocessSupervisor.Settings(
             showsStatus: options.status == .lastLine && interactive,
             streamsLines: options.showOutput == .always && interactive,
             tail: interactive && options.showOutput == .onFailure ? options.tail : 0)
-        let ended = Mutex<CommandTermination?>(nil)
+        let ended = Mutex<SubprocessOutcome?>(nil)
         let success = options.effectiveSuccess.map { text in { (_: Void) in text } }
         do {
             try await withWaitAlert(options.effectiveTitle, success: success, timeout: options.timeout) { alert in
-                let (termination, tail) = await supervise(child, settings: settings, reporter: alert)
-                ended.withLock { $0 = termination }
-                if SignalForwarder.interruption != nil { throw CancellationError() }
-                guard termination.succeeded else {
-                    tail.forEach(alert.log)
-                    throw CommandFailure(termination: termination)
+                let outcome = await SubprocessSupervisor.supervise(
+                    child, settings: settings, reporting: reporting(alert, pid: child.pid))
+                ended.withLock { $0 = outcome }
+                if outcome.interruption != nil { throw CancellationError() }
+                guard outcome.termination.succeeded else {
+                    outcome.tail.forEach(alert.log)
+                    throw CommandFailure(termination: outcome.termination)
                 }
             }
         } catch is WaitAlertTimeoutError {
@@ -73,24 +81,32 @@ enum CommandRun {
         } catch {
             // The command failed or was interrupted: its termination says how.
         }
-        let termination = ended.withLock { $0 } ?? .exited(1)
-        return termination.exitStatus(interruptedBy: SignalForwarder.interruption)
+        let outcome = ended.withLock { $0 }
+        let termination = outcome?.termination ?? .exited(1)
+        return termination.exitStatus(interruptedBy: outcome?.interruption)
     }
 
-    /// Runs the supervisor on a thread of its own until the command has ended; a cancelled work
-    /// (Ctrl-C or `SIGTERM` under the overlay, or the timeout) passes the signal on to it.
-    nonisolated private static func supervise(
-        _ child: ChildProcess, settings: CommandSupervisor.Settings, reporter: WaitAlertReporter
-    ) async -> (CommandTermination, [String]) {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                DispatchQueue(label: "wait-alert.supervisor").async {
-                    var supervisor = CommandSupervisor(child, settings: settings, reporter: reporter)
-                    continuation.resume(returning: supervisor.run())
-                }
-            }
-        } onCancel: {
-            SignalForwarder.forward(ProcessGroupGuard.lastCancellingSignal ?? SIGTERM)
+    /// What the supervisor shows, through `alert`; what `wait-alert` says when the command
+    /// (process `pid`) cannot go on.
+    nonisolated private static func reporting(_ alert: WaitAlertReporter, pid: Int32) -> SubprocessReporting {
+        SubprocessReporting(
+            update: alert.update, log: alert.log, progress: { alert.progress(completed: $0, total: $1) },
+            progressUnknown: alert.progressUnknown, markFailing: alert.markFailing,
+            attention: { alert.log(hint(for: $0, pid: pid)) })
+    }
+
+    /// What `wait-alert` says when the command stopped or waits for keys.
+    nonisolated static func hint(for attention: SubprocessAttention, pid: Int32) -> String {
+        switch attention {
+        case .stopped(let signal) where signal == SIGTTIN || signal == SIGTTOU:
+            return "wait-alert: the command stopped (to read the terminal?); use < file. Ctrl-C ends it"
+        case .stopped(let signal):
+            let name = CommandTermination.name(of: signal)
+            return "wait-alert: the command stopped (\(name)); if it needs the terminal, run it without wait-alert. "
+                + "kill -CONT \(pid) continues it, Ctrl-C ends it"
+        case .wantsTerminal:
+            return "wait-alert: the command waits for keys (a pager or a full-screen program?), which reach "
+                + "wait-alert's terminal, not its own; run it without wait-alert. Ctrl-C ends it"
         }
     }
 

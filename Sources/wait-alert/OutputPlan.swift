@@ -1,3 +1,5 @@
+import WaitAlert
+
 /// Where the command's standard output and error go, decided from where `wait-alert`'s own go.
 /// Pure.
 ///
@@ -31,6 +33,13 @@ struct OutputPlan: Equatable, Sendable {
         /// For a pseudo-terminal, `wait-alert`'s descriptor whose terminal it stands for (and whose
         /// window size it follows); `nil` for a pipe.
         var sizeSource: Int32? { isTerminal ? descriptors.first : nil }
+
+        /// The channel as the library spawns and supervises it.
+        var subprocessChannel: SubprocessChannel {
+            SubprocessChannel(
+                descriptors: descriptors, terminal: sizeSource,
+                use: passesThroughTo.map { .passThrough(to: $0) } ?? .display)
+        }
     }
 
     var channels: [Channel]

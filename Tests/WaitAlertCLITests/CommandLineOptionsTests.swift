@@ -118,6 +118,8 @@ struct CommandLineOptionsTests {
         (["--show-output", "sometimes", "--", "x"], "invalid --show-output 'sometimes'"),
         (["--timeout", "0", "--", "x"], "invalid --timeout '0'"),
         (["--timeout", "soon", "--", "x"], "invalid --timeout 'soon'"),
+        (["--timeout", "0", "--", "x"], "invalid --timeout '0' (expected a positive duration"),
+        (["--timeout", "10000h", "--", "x"], "invalid --timeout '10000h' (the longest is 8760h (365 days))"),
         ([], "no command given"),
         (["--title", "x"], "no command given"),
         (["--"], "no command given"),

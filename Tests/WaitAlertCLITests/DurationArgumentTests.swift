@@ -27,4 +27,15 @@ struct DurationArgumentTests {
     func invalid(text: String) {
         #expect(DurationArgument.parse(text) == nil)
     }
+
+    /// A well-formed duration past the longest is too long, not "not positive".
+    @Test(arguments: ["8761h", "10000h", "99999999999999999999", "9999999999999s", "525601m", "8760.5h"])
+    func tooLong(text: String) {
+        #expect(DurationArgument.read(text) == .failure(.tooLong))
+    }
+
+    @Test(arguments: ["", "0", "0s", "-1s", "1x", "0.0000000001s", "000"])
+    func notADuration(text: String) {
+        #expect(DurationArgument.read(text) == .failure(.notADuration))
+    }
 }

@@ -349,6 +349,54 @@
                 try await Self.expectNothingLeft(in: group, tool)
             }
 
+            /// A command that stops itself (as `top` does when it cannot have the terminal) is named
+            /// too, whatever the signal; Ctrl-C still ends it.
+            @Test func aCommandThatStopsItselfIsNamedAndInterruptible() async throws {
+                let tool = try Self.launch(["--", "sh", "-c", "echo before; kill -STOP $$; echo after"])
+                let group = try await Self.commandGroup(of: tool)
+                try await tool.waitFor(text: "the command stopped (SIGSTOP)")
+                #expect(tool.text.contains("kill -CONT \(group)"), "\(tool.report)")
+                try tool.sendInterrupt()
+                #expect(try await tool.waitForExit() == .exited(130), "\(tool.report)")
+                try await Self.expectNothingLeft(in: group, tool)
+            }
+
+            /// A pager or a full-screen program turns line editing off on its terminal (the
+            /// pseudo-terminal) and waits for keys that go to the real terminal instead: it is named,
+            /// and Ctrl-C ends it.
+            @Test func aCommandWaitingForKeysOnItsTerminalIsNamed() async throws {
+                let tool = try Self.launch(["--", "sh", "-c", "stty raw -echo <&1; echo ready; sleep 100"])
+                let group = try await Self.commandGroup(of: tool)
+                try await tool.waitFor(text: "the command waits for keys")
+                try tool.sendInterrupt()
+                #expect(try await tool.waitForExit() == .exited(130), "\(tool.report)")
+                try await Self.expectNothingLeft(in: group, tool)
+            }
+
+            /// Output that is only escape sequences would show nothing: the status stays the title.
+            @Test func outputOfOnlyEscapeSequencesLeavesTheTitle() async throws {
+                let script = #"printf '\033[0m\033[?25h\n\033]0;title\007'; sleep 2"#
+                let tool = try Self.launch(["--title", "Deploying", "--", "sh", "-c", script])
+                try await tool.waitUntil("the title on the spinner's line") { tool in
+                    spinnerLines(tool.screen).contains { $0.hasSuffix("Deploying") }
+                }
+                #expect(try await tool.waitForExit() == .exited(0), "\(tool.report)")
+            }
+
+            /// A process the command started in the background goes on writing after `wait-alert`
+            /// has exited: its output still reaches the terminal, and a pipe, as it would bare.
+            @Test func aBackgroundProcessKeepsAWorkingOutputAfterWaitAlertExits() async throws {
+                let output = Self.temporaryPath("daemon")
+                defer { unlink(output) }
+                let daemon = "(sleep 1; echo daemon-piped; echo daemon-alive >&2) & echo started"
+                let shell = try Self.shell(
+                    #""$0" --title Starting -- sh -c "$2" | cat > "$1"; echo done"#, [output, daemon])
+                try await shell.waitFor(text: "daemon-alive")
+                #expect(try await shell.waitForExit() == .exited(0), "\(shell.report)")
+                #expect(shell.text.contains("✔ Starting ("), "\(shell.report)")
+                #expect(Self.contents(of: output) == Array("started\ndaemon-piped\n".utf8), "\(shell.report)")
+            }
+
             /// `SIGTERM` to `wait-alert` reaches the command, which winds down and exits as it chooses.
             @Test func terminationIsPassedOnToTheCommand() async throws {
                 let script = "trap 'echo got TERM; exit 7' TERM; echo ready; while :; do sleep 0.1; done"

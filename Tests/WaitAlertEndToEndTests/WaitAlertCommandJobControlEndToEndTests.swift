@@ -101,6 +101,7 @@
                 let after = try await shell.shellModes()
                 #expect(after.echo && after.canonical, "\(shell.report)")
                 #expect(spinnerLines(shell.screen).isEmpty, "no spinner left\n\(shell.report)")
+                #expect(!shell.text.contains("the command stopped"), "a Ctrl-Z passed on is no news\n\(shell.report)")
             }
 
             /// Under plain `sh` (no job control) `wait-alert`'s group is orphaned and the system

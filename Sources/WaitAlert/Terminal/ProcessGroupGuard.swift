@@ -8,32 +8,54 @@ import Synchronization
     import Darwin
 #endif
 
-/// A child process group that must not outlive the program, and which signal cancelled the work.
+/// The process groups of the commands the program runs, which must not outlive it nor run on while
+/// it is stopped, and which signal cancelled the work.
 ///
-/// A program that runs a command in a process group of its own registers the group here. When the
-/// terminal guard ends the program abruptly — a second Ctrl-C, or `SIGTERM`, `SIGHUP` or `SIGQUIT`
-/// raised again after the restore — its signal handler first sends `SIGKILL` to the registered
-/// group, so no process of it is left behind. When the program is continued (`fg`, `bg`) while the
-/// guard handles `SIGCONT`, the handler sends `SIGCONT` to the registered group, so a group the
-/// program stopped along with itself (its own `SIGTSTP` handler, which the guard calls after
-/// restoring the terminal) runs again with it. The handler only reads atomics and calls `killpg`.
+/// A command runs in a process group of its own and registers the group here while it runs
+/// (``register(_:)``, ``unregister(_:)``). When the terminal guard ends the program abruptly — a
+/// second Ctrl-C, or `SIGTERM`, `SIGHUP` or `SIGQUIT` raised again after the restore — its signal
+/// handler first sends `SIGKILL` to every registered group, so no process of them is left behind.
+/// When the program is continued (`fg`, `bg`) while the guard handles `SIGCONT`, the handler sends
+/// `SIGCONT` to every registered group, so the groups stopped along with the program (by the
+/// handlers of `ProcessGroupGuard+Signals.swift`, which the guard calls after restoring the
+/// terminal) run again with it. The handlers only read atomics and call `killpg`.
 package enum ProcessGroupGuard {
-    /// The registered process group, or 0.
-    static let group = Atomic<Int32>(0)
+    /// How many groups are registered at most at once. A command started while as many run still
+    /// runs, and is still stopped when its work is cancelled; only the signal paths miss it.
+    package static let capacity = 64
+
+    /// One registered group, or 0.
+    final class Slot: Sendable {
+        let group = Atomic<Int32>(0)
+    }
+
+    /// The registered groups, made once; a signal handler reads them without allocating.
+    static let slots: [Slot] = (0..<capacity).map { _ in Slot() }
+
     /// The signal that last cancelled the work through the guard, or 0.
     static let cancellingSignal = Atomic<Int32>(0)
     /// Whether `SIGTERM` and `SIGHUP` cancel the work like a first Ctrl-C
     /// (``TerminalOverlay/ProcessIntegration/cancelsOnTermination``).
     static let terminationCancels = Atomic<Bool>(false)
 
-    /// Registers `group` (a process group id) to be killed if the program ends abruptly.
-    package static func register(_ group: Int32) {
-        self.group.store(group, ordering: .sequentiallyConsistent)
+    /// Registers `group` (a process group id) to follow the program; `false` when ``capacity``
+    /// groups are registered already.
+    @discardableResult
+    package static func register(_ group: Int32) -> Bool {
+        for slot in slots
+        where slot.group.compareExchange(expected: 0, desired: group, ordering: .sequentiallyConsistent).exchanged {
+            return true
+        }
+        return false
     }
 
-    /// Forgets the registered group (it has ended, or is about to be reaped).
-    package static func unregister() {
-        group.store(0, ordering: .sequentiallyConsistent)
+    /// Forgets `group` (it has ended, or its leader is about to be reaped, after which its id may
+    /// be reused).
+    package static func unregister(_ group: Int32) {
+        guard group > 0 else { return }
+        for slot in slots {
+            _ = slot.group.compareExchange(expected: group, desired: 0, ordering: .sequentiallyConsistent)
+        }
     }
 
     /// The signal (`SIGINT`, or `SIGTERM`/`SIGHUP` where they cancel) that made the guard cancel
@@ -43,15 +65,30 @@ package enum ProcessGroupGuard {
         return signal == 0 ? nil : signal
     }
 
-    /// Sends `SIGKILL` to the registered group, if any. Async-signal-safe.
-    static func killFromSignal() {
-        let group = group.load(ordering: .sequentiallyConsistent)
-        if group > 0 { _ = killpg(group, SIGKILL) }
+    /// Sends `signal` to every registered group. Async-signal-safe.
+    static func signalAll(_ signal: Int32) {
+        for slot in slots {
+            let group = slot.group.load(ordering: .sequentiallyConsistent)
+            if group > 0 { _ = killpg(group, signal) }
+        }
     }
 
-    /// Sends `SIGCONT` to the registered group, if any. Async-signal-safe.
+    /// Sends `SIGKILL` to every registered group. Async-signal-safe.
+    static func killFromSignal() {
+        signalAll(SIGKILL)
+    }
+
+    /// Sends `SIGCONT` to every registered group. Async-signal-safe.
     static func continueFromSignal() {
-        let group = group.load(ordering: .sequentiallyConsistent)
-        if group > 0 { _ = killpg(group, SIGCONT) }
+        signalAll(SIGCONT)
+    }
+
+    /// Makes everything a signal handler reads here before any handler can run (a handler must
+    /// not run lazy initialisation).
+    static func prepareForSignals() {
+        _ = slots.count
+        _ = cancellingSignal.load(ordering: .relaxed)
+        _ = terminationCancels.load(ordering: .relaxed)
+        prepareHandlersForSignals()
     }
 }

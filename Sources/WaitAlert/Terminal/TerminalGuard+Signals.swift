@@ -46,7 +46,7 @@ extension TerminalGuard {
         _ = pasteBracketed.load(ordering: .relaxed)
         _ = stops.load(ordering: .relaxed)
         _ = clearTaskbarCount.load(ordering: .relaxed)
-        _ = ProcessGroupGuard.group.load(ordering: .relaxed)
+        ProcessGroupGuard.prepareForSignals()
         guard let (readEnd, writeEnd) = Platform.nonBlockingPipe() else { return }
         notifyDescriptor.store(writeEnd, ordering: .sequentiallyConsistent)
         let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global(qos: .userInteractive))

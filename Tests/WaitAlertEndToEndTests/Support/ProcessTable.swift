@@ -12,6 +12,8 @@
             let parent: pid_t
             let group: pid_t
             let state: Character
+            /// The program's name (`comm`, at most 15 bytes).
+            var name = ""
         }
 
         /// Every process now (those that end while being read are skipped).
@@ -30,7 +32,8 @@
                 guard fields.count > 3, let state = fields[0].first, let parent = pid_t(fields[1]),
                     let group = pid_t(fields[2])
                 else { continue }
-                entries.append(Entry(pid: pid, parent: parent, group: group, state: state))
+                let program = stat.firstIndex(of: "(").map { String(stat[stat.index(after: $0)..<close]) } ?? ""
+                entries.append(Entry(pid: pid, parent: parent, group: group, state: state, name: program))
             }
             return entries
         }
@@ -46,9 +49,11 @@
             entries().filter { $0.group == group && ($0.state == "T" || $0.state == "t") }.map(\.pid)
         }
 
-        /// The children of `parent`.
+        /// The children of `parent`, but a sanitizer's symbolizer: built with a sanitizer, the
+        /// program under test starts `llvm-symbolizer` as a child of its own when it first matches
+        /// a report to a suppression.
         static func children(of parent: pid_t) -> [pid_t] {
-            entries().filter { $0.parent == parent }.map(\.pid)
+            entries().filter { $0.parent == parent && !$0.name.hasPrefix("llvm-symbolizer") }.map(\.pid)
         }
 
         private static func read(_ path: String) -> String? {

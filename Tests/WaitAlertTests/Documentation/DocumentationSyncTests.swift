@@ -13,7 +13,6 @@ struct DocumentationSyncTests {
         "Examples/ArgumentParserTool/Sources/pack/Pack.swift",
         "Examples/ArgumentParserTool/Sources/pack/Hashing.swift",
         "Examples/ArgumentParserTool/Sources/pack/Archiving.swift",
-        "Examples/ArgumentParserTool/Sources/pack/OutputLines.swift",
         "Examples/ArgumentParserTool/Sources/pack/WaitAlertLogHandler.swift",
     ]
     static let pages = [
@@ -24,6 +23,7 @@ struct DocumentationSyncTests {
         "Sources/WaitAlert/WaitAlert.docc/EventStream.md",
         "Sources/WaitAlert/WaitAlert.docc/ManyTasks.md",
         "Sources/WaitAlert/WaitAlert.docc/PrintingAroundAlerts.md",
+        "Sources/WaitAlert/WaitAlert.docc/RunningCommands.md",
         "Sources/WaitAlert/WaitAlert.docc/CommandLineTools.md",
         "Sources/WaitAlert/WaitAlert.docc/AskingQuestions.md",
         "Sources/WaitAlert/WaitAlert.docc/DrawingAlertsInSwiftUI.md",

@@ -8,6 +8,12 @@ import Testing
 import WaitAlert
 import WaitAlertTesting
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 @Suite("Documentation examples, nonisolated")
 struct NonisolatedArticleExampleTests {
     @Test func readmeUpload() async throws {
@@ -275,9 +281,112 @@ struct NonisolatedArticleExampleTests {
         #expect(summary == "demo 1 Skip")
         await bed.expectEveryAnswerUsed()
     }
+
+    /// "Running commands" and the README: `tar` under an alert, `grep`'s status taken as an
+    /// answer, `gzip` in rows — real commands on real files.
+    @Test func runningCommands() async throws {
+        let bed = await WaitAlertTestBed(timing: .immediate)
+        let scratch = try Scratch(["a.txt": "TODO: more tests\n", "b.txt": "done\n"])
+        defer { scratch.remove(["a.txt.gz", "b.txt.gz"], archive: "files.tar") }
+        let (folder, archive) = (scratch.folder, scratch.path + "/files.tar")
+        _ = try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Archiving", success: "Archived") { alert in
+                try await alert.run("tar", "-c", "-v", "-f", archive, "-C", folder, ".")
+            }
+        }
+        #expect(scratch.exists("files.tar"))
+        for path in [folder + "/a.txt", folder + "/b.txt"] {
+            try await withWaitAlertPresenter(bed.presenter) {
+                try await withWaitAlert("Checking") { alert in
+                    do {
+                        try await alert.run("grep", "-q", "TODO", path)
+                        alert.warn("\(path) still has a TODO")
+                    } catch let error as WaitAlertCommandError where error.reason == .exited(1) {
+                        // grep found none: nothing to say
+                    }
+                }
+            }
+        }
+        let checks = await bed.recorder.snapshots.compactMap(\.finalText).filter { $0.contains("TODO") }
+        #expect(checks == [folder + "/a.txt still has a TODO"])
+        let files = [folder + "/a.txt", folder + "/b.txt"]
+        try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Compressing") { alert in
+                _ = try await alert.tasks(for: files, maxConcurrency: 4) { file in
+                    "Compressing \(file)"
+                } operation: { file, row in
+                    try await row.run("gzip", "-k", "-f", file)
+                }
+            }
+        }
+        #expect(scratch.exists("files/a.txt.gz") && scratch.exists("files/b.txt.gz"))
+    }
+
+    /// "Printing around alerts": following lines that are not a command's.
+    @Test func followingLines() async throws {
+        let bed = await WaitAlertTestBed(timing: .immediate)
+        let deployLog = DeployLog(lines: ["uploading", "restarting", "deployed"])
+        try await withWaitAlertPresenter(bed.presenter) {
+            try await withWaitAlert("Deploying") { alert in
+                let tail = try await alert.follow(lines: deployLog.lines, keeping: 5)
+                guard tail.last == "deployed" else { throw DeployFailed() }
+            }
+        }
+        #expect(await bed.recorder.texts.contains("deployed"))
+    }
 }
 
 // What the examples call: the user's own work, here ending at once.
+
+/// A log being written, as lines.
+private struct DeployLog {
+    let lines: AsyncStream<String>
+
+    init(lines: [String]) {
+        self.lines = AsyncStream { continuation in
+            for line in lines { continuation.yield(line) }
+            continuation.finish()
+        }
+    }
+}
+
+private struct DeployFailed: Error {}
+
+/// A folder of files under the system's temporary folder, for commands to work on.
+private struct Scratch {
+    let path: String
+    var folder: String { path + "/files" }
+    private let names: [String]
+
+    init(_ files: [String: String]) throws {
+        var template = Array("/tmp/wait-alert-docs-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw ScratchError() }
+        path = String(cString: made)
+        names = Array(files.keys)
+        guard mkdir(path + "/files", 0o700) == 0 else { throw ScratchError() }
+        for (name, contents) in files {
+            let descriptor = open(path + "/files/" + name, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            guard descriptor >= 0 else { throw ScratchError() }
+            defer { close(descriptor) }
+            let bytes = Array(contents.utf8)
+            guard write(descriptor, bytes, bytes.count) == bytes.count else { throw ScratchError() }
+        }
+    }
+
+    func exists(_ name: String) -> Bool {
+        access(path + "/" + name, F_OK) == 0
+    }
+
+    /// Removes the files made, `made` besides them in the folder, `archive` beside the folder.
+    func remove(_ made: [String], archive: String) {
+        for name in names + made { unlink(folder + "/" + name) }
+        unlink(path + "/" + archive)
+        rmdir(folder)
+        rmdir(path)
+    }
+}
+
+private struct ScratchError: Error {}
 
 private func overwrite() throws {}
 private func sync() async throws -> Int { 3 }

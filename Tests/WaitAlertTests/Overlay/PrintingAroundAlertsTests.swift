@@ -148,6 +148,65 @@ struct PrintingAroundAlertsTests {
         }
         #expect(recorder.logs == ["  ", "c"])
     }
+
+    /// Cancelling the work while it follows an `AsyncStream` ends the stream's iteration without
+    /// an error: `follow` throws `CancellationError` all the same, and the alert ends as
+    /// cancelled, not done.
+    @Test func cancellingWhileFollowingAStreamThrowsCancellation() async {
+        let recorder = RecordingRenderer()
+        let bed = WaitAlertTestBed(timing: .immediate, renderers: [recorder])
+        let (lines, output) = AsyncStream.makeStream(of: String.self)
+        let work = Task {
+            try await withWaitAlert("Following", presenter: bed.presenter) { alert in
+                try await alert.follow(lines: lines)
+            }
+        }
+        work.cancel()
+        await #expect(throws: CancellationError.self) { try await work.value }
+        await bed.run()
+        #expect(recorder.latest?.outcome == .cancelled)
+        output.finish()
+    }
+
+    /// A sequence that goes on yielding after its task was cancelled, or ends with an error of
+    /// its own: `follow` throws `CancellationError` either way.
+    @Test func cancellationWinsWhateverTheSequenceDoes() async {
+        struct Closed: Error {}
+        let bed = WaitAlertTestBed(timing: .immediate)
+        let failing = AsyncThrowingStream<String, any Error> { $0.finish(throwing: Closed()) }
+        let failed = Task {
+            try await withWaitAlert("Following", presenter: bed.presenter) { alert in
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await alert.follow(lines: failing)
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await failed.value }
+        let ended = AsyncStream<String> { $0.finish() }
+        let finished = Task {
+            try await withWaitAlert("Following", presenter: bed.presenter) { alert in
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await alert.follow(lines: ended)
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await finished.value }
+        await bed.run()
+    }
+
+    /// A line made only of escape sequences (a colour reset written alone) would show nothing: the
+    /// text stays the last line that shows something.
+    @Test func aLineOfOnlyEscapeSequencesLeavesTheText() async throws {
+        let recorder = RecordingRenderer()
+        let bed = WaitAlertTestBed(timing: .immediate, renderers: [recorder])
+        let source = AsyncStream<String> {
+            for line in ["compiling", "\u{1B}[0m", "\u{1B}]0;title\u{07}\u{1B}[K"] { $0.yield(line) }
+            $0.finish()
+        }
+        try await withWaitAlert("Building", presenter: bed.presenter) { alert in
+            try await alert.follow(lines: source)
+        }
+        await bed.run()
+        #expect(recorder.texts.last == "compiling", "\(recorder.texts)")
+    }
 }
 
 /// Colours kept in a program's own output, everything else removed.

@@ -24,8 +24,10 @@ struct ProcessGroupGuardTests {
     }
 
     #if os(Linux)
-        @Test func aRegisteredGroupIsKilledFromTheSignalPath() async throws {
-            // A child in a process group of its own, killed by the handler's path.
+        /// The signal path reaches a registered group. It sends `SIGCONT`: every registered group
+        /// gets it, those of commands other tests run meanwhile too, and `SIGCONT` harms none.
+        @Test func aRegisteredGroupIsSignalledFromTheSignalPath() async throws {
+            // A stopped child in a process group of its own.
             var pid: pid_t = 0
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
@@ -35,13 +37,20 @@ struct ProcessGroupGuardTests {
             let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
             defer { argv.forEach { free($0) } }
             try #require(posix_spawn(&pid, "/bin/sleep", nil, &attributes, argv, environ) == 0)
-            ProcessGroupGuard.register(pid)
-            ProcessGroupGuard.killFromSignal()
-            ProcessGroupGuard.unregister()
+            defer {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            }
+            kill(pid, SIGSTOP)
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            #expect(status & 0x7F == SIGKILL)
-            ProcessGroupGuard.killFromSignal()  // nothing registered: nothing happens
+            while waitpid(pid, &status, WUNTRACED) < 0, errno == EINTR {}
+            #expect(status & 0xFF == 0x7F, "stopped")
+            ProcessGroupGuard.register(pid)
+            ProcessGroupGuard.continueFromSignal()
+            ProcessGroupGuard.unregister(pid)
+            while waitpid(pid, &status, WCONTINUED) < 0, errno == EINTR {}
+            #expect(status == 0xFFFF, "continued")
         }
     #endif
 }

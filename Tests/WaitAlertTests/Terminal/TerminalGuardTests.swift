@@ -12,14 +12,17 @@ import WaitAlertTesting
 /// The guard installs its signal handling only while active and puts the previous dispositions back.
 @Suite("Terminal guard", .serialized)
 struct TerminalGuardTests {
+    /// The handler of `signal`; the default (0) for the handlers a command run by a test of
+    /// another suite installs meanwhile, and takes away when it ends (`ProcessGroupGuard`).
     private static func handler(of signal: Int32) -> Int {
         var action = sigaction()
         sigaction(signal, nil, &action)
         #if canImport(Glibc)
-            return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+            let handler = unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
         #else
-            return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
+            let handler = unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
         #endif
+        return ProcessGroupGuard.isHandler(handler) ? 0 : handler
     }
 
     @Test func signalHandlingExistsOnlyWhileActive() async {

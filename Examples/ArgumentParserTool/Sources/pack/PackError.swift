@@ -2,14 +2,12 @@
 enum PackError: Error, CustomStringConvertible {
     case notAFolder(String)
     case unreadable(String)
-    case tarFailed(status: Int32)
     case incomplete(String)
 
     var description: String {
         switch self {
         case .notAFolder(let path): "\(path) is not a folder"
         case .unreadable(let path): "cannot read \(path)"
-        case .tarFailed(let status): "tar ended with status \(status)"
         case .incomplete(let archive): "\(archive) does not hold every file"
         }
     }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import wait_alert
+@testable import WaitAlert
 
 /// `OSC 9;4` progress read from a command's output, in any cut.
 struct ProgressSequencesTests {

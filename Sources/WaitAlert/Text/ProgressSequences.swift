@@ -3,9 +3,9 @@
 ///
 /// `ESC ] 9 ; 4 ; STATE [; PERCENT] (BEL | ESC \)`: state 1 sets the percentage, 2 (an error)
 /// and 4 (paused) set it too when they carry one, 3 is progress of unknown size, 0 clears it.
-struct ProgressSequences {
+package struct ProgressSequences: Sendable {
     /// What a sequence says.
-    enum Report: Equatable {
+    package enum Report: Equatable, Sendable {
         /// A percentage, from 0 to 100.
         case percent(Int)
         /// Progress of unknown size, or no progress any more.
@@ -25,11 +25,14 @@ struct ProgressSequences {
 
     private var state = State.ground
     private var payload: [UInt8] = []
+
+    package init() {}
+
     /// The longest payload kept: longer OSCs (titles, links) are skipped, not read.
     private static let limit = 32
 
     /// The reports in `bytes`, in order.
-    mutating func feed(_ bytes: some Sequence<UInt8>) -> [Report] {
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [Report] {
         var reports: [Report] = []
         for byte in bytes {
             switch state {

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension SubprocessSupervisor {
+    mutating func read(channel index: Int, into buffer: inout [UInt8]) {
+        let descriptor = channels[index].descriptor
+        let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            channels[index].lastOutputAt = elapsed
+            let bytes = buffer[..<count]
+            switch channels[index].channel.use {
+            case .passThrough(let target):
+                // Not for the alert: copied, never shown nor kept.
+                if !notCountingWaits({ Platform.writeAll(bytes, to: target, patience: -1) }) {
+                    // The reader went away (`EPIPE`): so does this end, and the command gets SIGPIPE.
+                    closeChannel(index)
+                }
+            case .collect(let limit):
+                if collected.count + count <= limit {
+                    collected += bytes
+                } else if !overflowed {
+                    overflowed = true
+                    process.stop(SIGTERM)
+                }
+            case .display:
+                // Its taskbar progress becomes the alert's (the sequence itself is never shown),
+                // its lines the status, the stream and the tail.
+                for report in channels[index].progress.feed(bytes) { follow(report, of: index) }
+                if settings.usesLines { take(channels[index].lines.feed(bytes, at: elapsed)) }
+            }
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+            // End of a pipe; `EIO`: the pseudo-terminal's device is closed everywhere.
+            closeChannel(index)
+        }
+    }
+
+    private mutating func follow(_ report: ProgressSequences.Report, of index: Int) {
+        switch report {
+        case .percent(let percent): reporting.progress(percent, 100)
+        case .unknown: reporting.progressUnknown()
+        case .failing(let percent):
+            if let percent { reporting.progress(percent, 100) }
+        }
+        let failing = if case .failing = report { true } else { false }
+        if failing != channels[index].failing {
+            channels[index].failing = failing
+            reporting.markFailing(failing)
+        }
+    }
+
+    mutating func closeChannel(_ index: Int) {
+        guard channels[index].descriptor >= 0 else { return }
+        close(channels[index].descriptor)
+        channels[index].descriptor = -1
+    }
+
+    /// Complete lines of display output: kept for the tail, streamed, shown as the status.
+    mutating func take(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        for line in lines {
+            tail.append(line)
+            if settings.streamsLines {
+                let reporting = reporting
+                notCountingWaits { reporting.log(line) }
+            }
+        }
+        if let last = lines.last(where: TextSanitizer.showsSomething) { show(last) }
+    }
+
+    /// Runs `body`, which may wait for a slow reader (a full pipe, streamed lines not taken yet);
+    /// after the command exited, that wait does not count against ``drainLimit``.
+    private mutating func notCountingWaits<Result>(_ body: () -> Result) -> Result {
+        guard let exitedAt else { return body() }
+        let start = Platform.monotonicNow()
+        defer { self.exitedAt = exitedAt + (Platform.monotonicNow() - start) }
+        return body()
+    }
+
+    /// A line still being written (a progress bar redrawn with `\r`) becomes the status too, once
+    /// it has stood for a moment.
+    mutating func showPartialLine() {
+        let now = elapsed
+        for channel in channels {
+            if let partial = channel.lines.partial(at: now), TextSanitizer.showsSomething(partial) { show(partial) }
+        }
+    }
+
+    /// Makes `line` the status, unless it already is. A line that would show nothing (blank, or
+    /// only escape sequences) never does: the status stays as it was.
+    private mutating func show(_ line: String) {
+        guard settings.showsStatus, line != status else { return }
+        status = line
+        reporting.update(line)
+    }
+
+    /// Hands the channels the command's background processes still hold to a process that copies
+    /// what they write for as long as they do; closes the rest.
+    mutating func handOffHeldChannels() {
+        var held: [(source: Int32, target: Int32?)] = []
+        for index in channels.indices where channels[index].descriptor >= 0 {
+            var request = pollfd(fd: channels[index].descriptor, events: Int16(POLLIN), revents: 0)
+            let hungUp = poll(&request, 1, 0) > 0 && request.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+            if !hungUp { held.append((channels[index].descriptor, channels[index].channel.handOffTarget)) }
+        }
+        if !held.isEmpty { SubprocessHandOff.start(held, group: process.pid) }
+        for index in channels.indices { closeChannel(index) }
+    }
+}
+
+/// `read(2)`, named apart from ``SubprocessSupervisor``'s own `read(channel:into:)`.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

@@ -1,0 +1,328 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The signal handlers that make the commands' process groups follow the program while any is
+/// started or running: the handlers are installed when the first command starts and removed when
+/// the last has been reaped, each only over a signal the program left at its default.
+///
+/// - `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, when no overlay handles them (the terminal guard
+///   cancels the work instead while it does, and passes the others on to these handlers after
+///   restoring the terminal): what ``Interruption`` says — by default the groups get the signal
+///   and `SIGTERM`, and the program ends by the signal, as it would have.
+/// - Under a job-control shell, `SIGTSTP` (Ctrl-Z) stops the groups before the program stops, and
+///   `SIGCONT` continues them. The command's group is not the shell's job, the program is: without
+///   this, Ctrl-Z would stop the program only. A Ctrl-Z that comes while a command is being started
+///   waits for its group to be known (``endStart(group:)``). Without job control (the program's
+///   group is orphaned) the system discards Ctrl-Z, and no handler is installed; should the
+///   program's own stop be discarded anyway, the groups are continued
+///   ``discardedStopNanoseconds`` later (``continueIfStopWasDiscarded()``), so they never stay
+///   stopped while the program runs.
+///
+/// While the terminal guard handles a signal, these handlers are installed beneath it, through the
+/// ``ProgramActions`` their caller hands over: the guard passes the signal on to them as to any
+/// disposition it found. The handlers touch only atomics and memory made before; they call
+/// only `killpg`, `clock_gettime`, `sigaction`, `raise` and what
+/// ``OutputRelay/handOffAtEnd(fromSignal:)`` calls.
+extension ProcessGroupGuard {
+    /// What `SIGINT`, `SIGTERM`, `SIGHUP` and `SIGQUIT` do while commands run and no overlay
+    /// handles them.
+    package enum Interruption: UInt8, AtomicRepresentable, Sendable {
+        /// The groups get the signal, then `SIGTERM` (and `SIGCONT`, so a stopped one gets them
+        /// too), and the program ends by the signal as it would have: the default.
+        case endsProgram
+        /// The groups get the first signal and the program goes on, to see them end: a later one
+        /// sends `SIGKILL` to them. For a program that supervises its commands (`wait-alert`).
+        case passesOn
+    }
+
+    /// How long a group may stay stopped while the program itself runs: the program's own stop
+    /// was discarded (an orphaned process group), so nobody would continue the group.
+    package static let discardedStopNanoseconds: Int64 = 1_000_000_000
+
+    private static let interruptionPolicy = Atomic<Interruption>(.endsProgram)
+    /// The signal passed on first under ``Interruption/passesOn``, or 0; when; how many came.
+    private static let passedOn = Atomic<Int32>(0)
+    private static let passedOnAt = Atomic<Int64>(0)
+    private static let passes = Atomic<Int>(0)
+    /// Whether a later signal under ``Interruption/passesOn`` killed the groups.
+    private static let killedAll = Atomic<Bool>(false)
+
+    /// Commands being started (the low bits), and ``stopWaits`` when a Ctrl-Z waits for them.
+    private static let starts = Atomic<Int>(0)
+    private static let stopWaits = 1 << 40
+    /// When a Ctrl-Z stopped the groups and the program was to stop, or 0.
+    private static let stoppedAt = Atomic<Int64>(0)
+    /// How many times a Ctrl-Z was passed on to the groups.
+    static let stopsPassedOn = Atomic<Int>(0)
+    /// Whether the `SIGTSTP` handler is installed (to put back after a stop).
+    private static let handlesStops = Atomic<Bool>(false)
+
+    /// How the program's own disposition of a signal is read and set — apart from the terminal
+    /// guard's handler, which passes the signal on to it (`TerminalGuard.programAction(for:)`).
+    struct ProgramActions: Sendable {
+        var get: @Sendable (Int32) -> sigaction
+        var set: @Sendable (sigaction, Int32) -> Void
+    }
+
+    /// The commands started or running, the signals whose handler is installed, and how.
+    private struct Users {
+        var count = 0
+        var installed: [Int32] = []
+        var actions: ProgramActions?
+    }
+    private static let users = Mutex(Users())
+
+    /// Chooses what the terminating signals do while commands run (``Interruption``), for the
+    /// whole program.
+    package static func setInterruption(_ policy: Interruption) {
+        interruptionPolicy.store(policy, ordering: .sequentiallyConsistent)
+    }
+
+    /// The signal passed on to the groups under ``Interruption/passesOn``, or `nil` while none was.
+    package static var interruption: Int32? {
+        let signal = passedOn.load(ordering: .sequentiallyConsistent)
+        return signal == 0 ? nil : signal
+    }
+
+    /// When ``interruption`` was passed on, on ``Platform/monotonicNow()``'s clock.
+    package static var interruptedAt: Duration? {
+        guard interruption != nil else { return nil }
+        return .nanoseconds(passedOnAt.load(ordering: .sequentiallyConsistent))
+    }
+
+    // MARK: - Starting and ending
+
+    /// A command is about to be started: the handlers are installed through `actions` if none is
+    /// running, and a Ctrl-Z from now until ``endStart(group:)`` waits for its group.
+    static func beginStart(actions: ProgramActions) {
+        retain(actions)
+        starts.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// The command began with `beginStart()` started in process group `group` (or could not be
+    /// started: `nil`). The group is registered, a signal passed on meanwhile reaches it, and a
+    /// Ctrl-Z that waited stops everything now. Returns whether the group is registered.
+    @discardableResult
+    package static func endStart(group: Int32?) -> Bool {
+        var registered = false
+        if let group {
+            registered = register(group)
+            let pending = passedOn.load(ordering: .sequentiallyConsistent)
+            if pending != 0 {
+                _ = killpg(group, pending)
+                _ = killpg(group, SIGCONT)
+            }
+            if killedAll.load(ordering: .sequentiallyConsistent) { _ = killpg(group, SIGKILL) }
+        }
+        var raiseStop = false
+        var current = starts.load(ordering: .sequentiallyConsistent)
+        while true {
+            var next = current - 1
+            raiseStop = next == stopWaits
+            if raiseStop { next = 0 }
+            let (exchanged, original) = starts.compareExchange(
+                expected: current, desired: next, ordering: .sequentiallyConsistent)
+            if exchanged { break }
+            current = original
+        }
+        if group == nil { release() }
+        if raiseStop { raise(SIGTSTP) }
+        return registered
+    }
+
+    /// The command whose group is `group` has ended (its leader is about to be reaped): the group
+    /// is forgotten, and the handlers removed once no command is left.
+    package static func ended(group: Int32) {
+        unregister(group)
+        release()
+    }
+
+    /// Continues the groups when a Ctrl-Z stopped them at least ``discardedStopNanoseconds`` ago
+    /// and the program runs: either it was continued (and this is one more `SIGCONT`, which
+    /// changes nothing) or its own stop was discarded.
+    package static func continueIfStopWasDiscarded() {
+        let at = stoppedAt.load(ordering: .sequentiallyConsistent)
+        guard at != 0, monotonicNanoseconds() - at >= discardedStopNanoseconds,
+            stoppedAt.compareExchange(expected: at, desired: 0, ordering: .sequentiallyConsistent).exchanged
+        else { return }
+        signalAll(SIGCONT)
+    }
+
+    // MARK: - Installing
+
+    private static func retain(_ actions: ProgramActions) {
+        users.withLock { users in
+            users.count += 1
+            guard users.count == 1 else { return }
+            users.actions = actions
+            prepareForSignals()
+            let candidates =
+                [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+                // A process group that is its session's own (no job-control shell above it) is
+                // orphaned: the system discards Ctrl-Z for it.
+                + (getpgrp() != getsid(0) ? [SIGTSTP, SIGCONT] : [])
+            for signal in candidates where isDefault(actions.get(signal)) {
+                actions.set(action(for: signal), signal)
+                users.installed.append(signal)
+            }
+            handlesStops.store(users.installed.contains(SIGTSTP), ordering: .sequentiallyConsistent)
+        }
+    }
+
+    private static func release() {
+        users.withLock { users in
+            users.count -= 1
+            guard users.count == 0 else { return }
+            handlesStops.store(false, ordering: .sequentiallyConsistent)
+            if let actions = users.actions {
+                for signal in users.installed where isOurs(actions.get(signal)) { actions.set(defaultAction(), signal) }
+            }
+            users.installed = []
+            users.actions = nil
+            // What came while these commands ran does not concern the next ones.
+            passedOn.store(0, ordering: .sequentiallyConsistent)
+            passes.store(0, ordering: .sequentiallyConsistent)
+            killedAll.store(false, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Makes what the handlers read before any of them can run.
+    static func prepareHandlersForSignals() {
+        _ = interruptionPolicy.load(ordering: .relaxed)
+        _ = passedOn.load(ordering: .relaxed)
+        _ = passedOnAt.load(ordering: .relaxed)
+        _ = passes.load(ordering: .relaxed)
+        _ = killedAll.load(ordering: .relaxed)
+        _ = starts.load(ordering: .relaxed)
+        _ = stoppedAt.load(ordering: .relaxed)
+        _ = stopsPassedOn.load(ordering: .relaxed)
+        _ = handlesStops.load(ordering: .relaxed)
+        OutputRelay.prepareForSignals()
+    }
+
+    private static func action(for signal: Int32) -> sigaction {
+        var action = sigaction()
+        #if canImport(Glibc) || canImport(Musl)
+            if signal == SIGTSTP || signal == SIGCONT {
+                action.__sigaction_handler.sa_handler = { ProcessGroupGuard.followJobControl($0) }
+            } else {
+                action.__sigaction_handler.sa_handler = { ProcessGroupGuard.handleTermination($0) }
+            }
+        #else
+            if signal == SIGTSTP || signal == SIGCONT {
+                action.__sigaction_u.__sa_handler = { ProcessGroupGuard.followJobControl($0) }
+            } else {
+                action.__sigaction_u.__sa_handler = { ProcessGroupGuard.handleTermination($0) }
+            }
+        #endif
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        return action
+    }
+
+    private static func defaultAction() -> sigaction {
+        var action = sigaction()  // SIG_DFL
+        sigemptyset(&action.sa_mask)
+        return action
+    }
+
+    private static func handler(of action: sigaction) -> Int {
+        #if canImport(Glibc) || canImport(Musl)
+            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+        #else
+            unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
+        #endif
+    }
+
+    private static func isDefault(_ action: sigaction) -> Bool {
+        handler(of: action) == 0 && action.sa_flags & SA_SIGINFO == 0
+    }
+
+    private static func isOurs(_ action: sigaction) -> Bool {
+        isHandler(handler(of: action))
+    }
+
+    /// Whether the handler at `address` is one of these handlers.
+    static func isHandler(_ address: Int) -> Bool {
+        address == handler(of: action(for: SIGINT)) || address == handler(of: action(for: SIGTSTP))
+    }
+
+    // MARK: - The handlers
+
+    /// `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`. Async-signal-safe.
+    private static func handleTermination(_ signal: Int32) {
+        let savedErrno = errno
+        defer { errno = savedErrno }
+        switch interruptionPolicy.load(ordering: .sequentiallyConsistent) {
+        case .passesOn:
+            if passes.add(1, ordering: .sequentiallyConsistent).newValue == 1 {
+                passedOnAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
+                passedOn.store(signal, ordering: .sequentiallyConsistent)
+                signalAll(signal)
+                signalAll(SIGCONT)  // a stopped command gets it too
+            } else {
+                killedAll.store(true, ordering: .sequentiallyConsistent)
+                signalAll(SIGKILL)
+            }
+        case .endsProgram:
+            // The program will not see the groups end: `SIGTERM` too ends what ignores the
+            // signal (a shell's background job ignores `SIGINT` and `SIGQUIT`).
+            signalAll(signal)
+            if signal != SIGTERM { signalAll(SIGTERM) }
+            signalAll(SIGCONT)
+            // The disposition this handler replaced was the default: the program ends. Processes
+            // still writing through the output capture keep a working output.
+            OutputRelay.handOffAtEnd(fromSignal: true)
+            var action = defaultAction()
+            _ = sigaction(signal, &action, nil)
+            raise(signal)  // delivered with the default disposition once this handler returns
+        }
+    }
+
+    /// `SIGTSTP`: stops the groups, then the program (the default disposition, once this handler
+    /// returns). `SIGCONT`: continues the groups and puts the `SIGTSTP` handler back, unless the
+    /// terminal guard has put its own. Async-signal-safe.
+    private static func followJobControl(_ signal: Int32) {
+        let savedErrno = errno
+        defer { errno = savedErrno }
+        if signal == SIGTSTP {
+            // A command being started: its group is not known yet, and stopping now would leave
+            // it running while the program is stopped. The stop waits for endStart(group:).
+            var current = starts.load(ordering: .sequentiallyConsistent)
+            while current & (stopWaits - 1) > 0 {
+                let (exchanged, original) = starts.compareExchange(
+                    expected: current, desired: current | stopWaits, ordering: .sequentiallyConsistent)
+                if exchanged { return }
+                current = original
+            }
+            stoppedAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
+            stopsPassedOn.add(1, ordering: .sequentiallyConsistent)
+            signalAll(SIGTSTP)
+            var stop = defaultAction()
+            _ = sigaction(SIGTSTP, &stop, nil)
+            raise(SIGTSTP)  // stops the program once this handler returns
+        } else {
+            signalAll(SIGCONT)
+            stoppedAt.store(0, ordering: .sequentiallyConsistent)
+            var current = sigaction()
+            if handlesStops.load(ordering: .sequentiallyConsistent), sigaction(SIGTSTP, nil, &current) == 0,
+                isDefault(current)
+            {
+                var action = action(for: SIGTSTP)
+                _ = sigaction(SIGTSTP, &action, nil)
+            }
+        }
+    }
+
+    private static func monotonicNanoseconds() -> Int64 {
+        let now = Platform.monotonicNow().components
+        return now.seconds * 1_000_000_000 + now.attoseconds / 1_000_000_000
+    }
+}
