@@ -130,17 +130,22 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     public let ending: Ending
     /// What the overlay writes, chosen once.
     public let mode: Mode
-    /// The interactive overlay, the plain-line renderer, the event stream or the quiet renderer:
-    /// chosen once.
+    /// The interactive overlay, the plain-line renderer, the event stream or the quiet renderer,
+    /// chosen once — or, for a program started under another's alert, the events written to
+    /// that program (``ParentReportRenderer``), which draws through one of them once no parent
+    /// takes its alerts.
     private let output: any WaitAlertFrameRenderer
-    private let interactive: InteractiveOverlay?
+    /// The interactive overlay, when it draws through one.
+    private var interactive: InteractiveOverlay? {
+        (output as? InteractiveOverlay) ?? ((output as? ParentReportRenderer)?.local as? InteractiveOverlay)
+    }
     /// Ctrl-C and job control in the accessible mode on standard error.
     private var lineSignals: LineModeSignals?
     /// Whether it draws on the process's standard error, so it may read standard input.
     private let isStandardError: Bool
     /// Whether it writes the event stream to the socket of the program that started this one
     /// (`WAIT_ALERT_SOCKET`) instead of drawing.
-    private var reportsToParent = false
+    private var reportsToParent: Bool { (output as? ParentReportRenderer)?.reportsToParent ?? false }
 
     /// Makes an overlay.
     ///
@@ -178,22 +183,43 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             interactive = terminal.isInteractive || (terminal as? WaitAlertStandardError)?.isTerminalDevice == true
         case .plain, .json, .off, .accessible: interactive = false
         }
+        let makeLocal = { @MainActor () -> any WaitAlertFrameRenderer in
+            Self.localOutput(
+                terminal: terminal, mode: mode, interactive: interactive, ending: ending, colors: colors,
+                integration: integration, failureLogLines: failureLogLines, taskbar: taskbar)
+        }
+        let handlesLineSignals = mode == .accessible && isStandardError && integration.handlesSignals
         if isStandardError, let parent = EventSocket.connectToParent() {
             // A program started under another's alert: its alerts are child tasks there.
-            self.interactive = nil
-            output = EventStreamRenderer(terminal: EventSocket.Connection(descriptor: parent))
-            reportsToParent = true
-        } else if mode == .json {
-            self.interactive = nil
-            output = EventStreamRenderer(terminal: terminal)
-        } else if mode == .off {
-            self.interactive = nil
-            output = QuietRenderer(terminal: terminal)
-        } else if interactive {
+            let reporter = ParentReportRenderer(
+                connection: parent, localWantsFrames: interactive && mode != .json && mode != .off,
+                makeLocal: makeLocal)
+            output = reporter
+            reporter.onLocal = { [weak self] _, context in
+                guard let self, handlesLineSignals else { return }
+                let signals = LineModeSignals()
+                signals.didAttach(to: context)
+                self.lineSignals = signals
+            }
+        } else {
+            if handlesLineSignals { lineSignals = LineModeSignals() }
+            output = makeLocal()
+        }
+    }
+
+    /// What the overlay writes when no parent takes its alerts: the event stream, the quiet
+    /// renderer, the interactive overlay, or plain (or accessible) lines.
+    private static func localOutput(
+        terminal: any WaitAlertTerminal, mode: Mode, interactive: Bool, ending: Ending, colors: ColorPolicy,
+        integration: ProcessIntegration, failureLogLines: Int, taskbar: TaskbarProgress
+    ) -> any WaitAlertFrameRenderer {
+        if mode == .json { return EventStreamRenderer(terminal: terminal) }
+        if mode == .off { return QuietRenderer(terminal: terminal) }
+        if interactive {
             let isStandardError = terminal is WaitAlertStandardError
             let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]
             let taskbar = (isStandardError || taskbar != .auto) ? taskbar : .off
-            let overlay = InteractiveOverlay(
+            return InteractiveOverlay(
                 terminal: terminal, ending: ending == .persistent ? .persistent : .transient,
                 colors: colors.usesColor(interactive: true),
                 integration: InteractiveOverlay.Integration(
@@ -201,19 +227,14 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
                     capturesOutput: integration.capturesOutput),
                 failureLogLines: failureLogLines,
                 taskbar: taskbar.isEnabled(environment: environment, isInteractive: true))
-            self.interactive = overlay
-            output = overlay
-        } else if mode == .accessible {
-            self.interactive = nil
-            if isStandardError, integration.handlesSignals { lineSignals = LineModeSignals() }
-            output = LineRenderer(
+        }
+        if mode == .accessible {
+            return LineRenderer(
                 terminal: terminal, minimumInterval: .seconds(3), heartbeatInterval: .seconds(30),
                 progressInterval: LineRenderer.quartersOnly, failureLogLines: failureLogLines,
                 colors: colors.usesColor(interactive: terminal.isInteractive))
-        } else {
-            self.interactive = nil
-            output = LineRenderer(terminal: terminal, failureLogLines: failureLogLines)
         }
+        return LineRenderer(terminal: terminal, failureLogLines: failureLogLines)
     }
 
     package var wantsFrames: Bool { output.wantsFrames }

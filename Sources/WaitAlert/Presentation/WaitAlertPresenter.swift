@@ -286,11 +286,17 @@ public final class WaitAlertPresenter {
     package var servesChildProcesses: Bool { renderers.contains { $0.frames?.servesChildProcesses == true } }
 
     /// The alert a child process's reports go under: the wait alert, top-level or child task,
-    /// that began last and whose work still runs; `nil` when none does.
-    func sessionForChildProcesses() -> AlertSession? {
-        sessions.values.filter { $0.timeline.outcome == nil && !$0.isGone && $0.timeline.kind == .waitAlert }
-            .max { $0.id < $1.id }
+    /// that began last and whose work still runs, leaving out `excluded` (the rows other
+    /// processes report); `nil` when none does.
+    func sessionForChildProcesses(excluding excluded: Set<WaitAlertID> = []) -> AlertSession? {
+        sessions.values.filter {
+            $0.timeline.outcome == nil && !$0.isGone && $0.timeline.kind == .waitAlert && !excluded.contains($0.id)
+        }
+        .max { $0.id < $1.id }
     }
+
+    /// The alert, top-level or child task, numbered `id`, while it is alive.
+    func session(_ id: WaitAlertID) -> AlertSession? { sessions[id] }
 
     // MARK: - Waiting and cancelling
 
