@@ -59,7 +59,9 @@ extension WaitAlertPresenter {
                 await Task.yield()  // events played at once still let the display and input run
             }
             if Task.isCancelled { break }
-            tasks.apply(event, on: self)
+            // At the instant it was due, not the one the wake-up came: the alerts' times are the
+            // recorded ones, whatever the delay of each wake-up.
+            tasks.apply(event, on: self, at: min(due, clock.now()))
         }
         tasks.endOpen(on: self)
     }

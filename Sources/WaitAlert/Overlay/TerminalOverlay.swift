@@ -15,6 +15,11 @@ import Synchronization
 /// writes plain lines through a ``LineRenderer`` and not one escape byte. Which of the two it is
 /// is decided once, when the overlay is made.
 ///
+/// On standard error of a program started under another program's alert (`WAIT_ALERT_SOCKET`,
+/// see <doc:EventStream>), it draws nothing: its alerts are sent there and show as child tasks,
+/// until that program lets it go or exits; it then goes on under the nearest alert above that
+/// still runs, or draws them itself.
+///
 /// ```swift
 /// WaitAlertPresenter.shared = WaitAlertPresenter(
 ///     renderers: [TerminalOverlay(ending: .transient)],

@@ -115,18 +115,19 @@ public final class WaitAlertPresenter {
     // MARK: - Alerts
 
     /// Begins an alert showing `text`, whose reports arrive in `mailbox`; a child task of `parent`
-    /// if given (with the parent's timing unless `timing` says otherwise).
+    /// if given (with the parent's timing unless `timing` says otherwise). `beganAt` places its
+    /// beginning at an instant already past (a recording played says when its alerts began).
     func begin(
         _ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert,
         mailbox: ReportMailbox = ReportMailbox(), parent: AlertSession? = nil,
-        retention: WaitAlertRowRetention = .record
+        retention: WaitAlertRowRetention = .record, beganAt: Duration? = nil
     ) -> AlertSession {
         let session = AlertSession(
             text: text, timing: timing.map(SharedTiming.init) ?? parent?.timeline.sharedTiming ?? sharedTiming,
             kind: kind, clock: clock,
             wantsFrames: wantsFrames, wakesForSpinner: wakesForSpinner, workExecutor: workExecutor, mailbox: mailbox,
             owner: self, parent: parent,
-            retention: retention)
+            retention: retention, beganAt: beganAt.map { min($0, clock.now()) })
         if let parent, parent.plannedSteps.contains(text) { session.claimedStep = text }
         // One small object reaches the presenter and the session for every closure below (a
         // closure capturing one reference needs no context of its own): a row costs less.

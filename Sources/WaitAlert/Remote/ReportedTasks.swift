@@ -27,8 +27,11 @@ struct ReportedTasks {
 
     init(target: AlertSession?) { self.target = target }
 
-    /// Applies one received event (`nil` for a line that is not one) to `presenter`'s alerts.
-    mutating func apply(_ event: WaitAlertEvent.Received?, on presenter: WaitAlertPresenter) {
+    /// Applies one received event (`nil` for a line that is not one) to `presenter`'s alerts; a
+    /// start or an end happened at `instant` when given (a recording played says when), else now.
+    mutating func apply(
+        _ event: WaitAlertEvent.Received?, on presenter: WaitAlertPresenter, at instant: Duration? = nil
+    ) {
         guard let event else {
             malformed += 1
             return
@@ -42,13 +45,14 @@ struct ReportedTasks {
             }
             if let parent = event.parent.flatMap({ open[$0] }) ?? target {
                 guard !parent.isGone, parent.timeline.outcome == nil else { return }
-                open[task] = presenter.begin(title, parent: parent)
+                open[task] = presenter.begin(title, parent: parent, beganAt: instant)
                 order.append(task)
                 began = true
             } else {
                 // A recording says when its alerts end (a timeout too): the presenter's timeout
                 // does not apply, so it never cancels the playing.
-                let alert = presenter.begin(title, timing: (try? presenter.timing.withTimeout(nil)) ?? presenter.timing)
+                let alert = presenter.begin(
+                    title, timing: (try? presenter.timing.withTimeout(nil)) ?? presenter.timing, beganAt: instant)
                 if let cancelSource { alert.attach(cancel: cancelSource) }
                 open[task] = alert
             }
@@ -70,7 +74,7 @@ struct ReportedTasks {
         case .end(let outcome, _, _):
             guard let task = event.id, let ended = open.removeValue(forKey: task) else { return }
             if let index = order.firstIndex(of: task) { order.remove(at: index) }
-            _ = presenter.end(ended, with: outcome)
+            _ = presenter.end(ended, with: outcome, at: instant)
         }
     }
 
