@@ -111,10 +111,13 @@ enum PromptDemo {
     /// `wait-alert-demo prompt` run as a child process inside an alert: its alerts are rows of this
     /// one, and its questions are asked here, on this program's terminal.
     @MainActor static func runChild() async throws {
-        try await withWaitAlert("Installing", success: "Installed") { _ in
-            let status = await OutputDemo.shell("exec \"$0\" prompt", CommandLine.arguments[0])
-            if status == 130 { throw CancellationError() }  // Escape or Ctrl-C at its question
-            if status != 0 { throw OutputDemo.ShellFailure(status: status) }
+        try await withWaitAlert("Installing", success: "Installed") { alert in
+            do {
+                let child = try await alert.run([CommandLine.arguments[0], "prompt"], output: .collected)
+                print(child.standardOutput, terminator: "")
+            } catch let error as WaitAlertCommandError where error.reason == .exited(130) {
+                throw CancellationError()  // Escape or Ctrl-C at its question
+            }
         }
     }
 

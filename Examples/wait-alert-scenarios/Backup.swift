@@ -1,4 +1,3 @@
-import Dispatch
 import WaitAlert
 
 #if canImport(Glibc)
@@ -11,19 +10,17 @@ import WaitAlert
 /// `wait-alert-scenarios archive PATH` as a child process under its alert; the child's alert is a
 /// row of the parent's, and the child asks — `Archive N files?`, `Archive name:` — before it runs
 /// `tar`. The parent owns the terminal, so the questions show there, and the answers typed go to
-/// the child.
+/// the child. The parent runs it with `alert.run`, its standard output collected and printed.
 enum Backup {
-    struct Failure: Error, CustomStringConvertible {
-        var what: String
-        var status: Int32
-        var description: String { "\(what) ended with status \(status)" }
-    }
-
     @MainActor static func run(path: String, to directory: String) async throws {
-        try await withWaitAlert("Backing up \(path)", success: "Backed up \(path)") { _ in
-            let status = await spawn([CommandLine.arguments[0], "archive", path, "--to", directory])
-            if status == 130 { throw CancellationError() }  // Escape or Ctrl-C at its question
-            if status != 0 { throw Failure(what: "the archiver", status: status) }
+        try await withWaitAlert("Backing up \(path)", success: "Backed up \(path)") { alert in
+            do {
+                let archiver = try await alert.run(
+                    [CommandLine.arguments[0], "archive", path, "--to", directory], output: .collected)
+                print(archiver.standardOutput, terminator: "")
+            } catch let error as WaitAlertCommandError where error.reason == .exited(130) {
+                throw CancellationError()  // Escape or Ctrl-C at its question
+            }
         }
     }
 
@@ -37,36 +34,9 @@ enum Backup {
             let name = try await askText(
                 "Archive name:", default: "backup", validate: { $0.contains("/") ? "A name cannot contain “/”." : nil })
             alert.update("Writing \(name).tar")
-            let status = await spawn(["tar", "-cf", directory + "/" + name + ".tar", path])
-            if status != 0 { throw Failure(what: "tar", status: status) }
+            try await alert.run("tar", "-cf", directory + "/" + name + ".tar", path)
             return name
         }
         if let name { print("archived \(files.count) files to \(name).tar") }
-    }
-
-    /// Runs `command` (looked up in `PATH`) with the program's descriptors; its exit status, or
-    /// 128 + the signal that ended it.
-    static func spawn(_ command: [String]) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var argv = command.map { strdup($0) } + [nil]
-                defer { argv.forEach { free($0) } }
-                // A dispatch thread blocks most signals; the command starts with none blocked.
-                var attributes = posix_spawnattr_t()
-                posix_spawnattr_init(&attributes)
-                defer { posix_spawnattr_destroy(&attributes) }
-                var none = sigset_t()
-                sigemptyset(&none)
-                posix_spawnattr_setsigmask(&attributes, &none)
-                posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-                var pid = pid_t()
-                guard posix_spawnp(&pid, command[0], nil, &attributes, &argv, environ) == 0 else {
-                    return continuation.resume(returning: 127)
-                }
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-                continuation.resume(returning: (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F))
-            }
-        }
     }
 }

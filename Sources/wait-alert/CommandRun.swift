@@ -70,7 +70,11 @@ enum CommandRun {
                 let outcome = await SubprocessSupervisor.supervise(
                     child, settings: settings, reporting: reporting(alert, pid: child.pid))
                 ended.withLock { $0 = outcome }
-                if outcome.interruption != nil { throw CancellationError() }
+                // Interrupted, or it ended with 130 after the user cancelled one of its questions
+                // here (Escape or Ctrl-C at a question it asked through the socket).
+                let questionCancelled =
+                    outcome.termination == .exited(128 + SIGINT) && ProcessGroupGuard.lastCancellingSignal == SIGINT
+                if outcome.interruption != nil || questionCancelled { throw CancellationError() }
                 guard outcome.termination.succeeded else {
                     outcome.tail.forEach(alert.log)
                     throw CommandFailure(termination: outcome.termination)

@@ -26,10 +26,13 @@ enum ReplayCommand {
         line), on standard error as the program that recorded it showed it. FILE - reads
         standard input.
 
-          --speed N        N times faster than recorded (default 1; 'inf': every event at once)
+          --speed N        N times faster than recorded (default 1; 'inf': every event at once),
+                           with the recorded times
           --progress MODE  how to show it, as for wait-alert (default: WAIT_ALERT_PROGRESS)
 
-        Lines that are not events are skipped, and counted at the end.
+        Lines that are not events are skipped, and counted at the end; a pause of more than
+        10 seconds is shortened to 10 seconds, with a line saying so. What the recorded program
+        printed is shown sanitized, like every text of its alerts.
         Exit status: 0; 130 after Ctrl-C; 1 when FILE cannot be read or holds no event; 2 for invalid arguments.
         """
 
@@ -115,10 +118,18 @@ enum ReplayCommand {
             complain("replay: \(name) holds no event (WAIT_ALERT_PROGRESS=json records them)")
             return 1
         }
-        let presenter = WaitAlertPresenter(
-            renderers: [TerminalOverlay(mode: options.progress ?? .environment)], timing: .terminal)
+        let renderers = [TerminalOverlay(mode: options.progress ?? .environment)]
+        let presenter: WaitAlertPresenter
+        if options.speed.isFinite, options.speed != 1 {
+            // The whole display runs faster, not only the waits between events: grace delays,
+            // reading times and elapsed times stay the recorded ones, and so does what shows.
+            presenter = WaitAlertPresenter(
+                renderers: renderers, timing: .terminal, clock: ScaledClock(speed: options.speed))
+        } else {
+            presenter = WaitAlertPresenter(renderers: renderers, timing: .terminal)
+        }
         WaitAlertPresenter.shared = presenter
-        await presenter.play(recording, speed: options.speed)
+        await presenter.play(recording, speed: options.speed.isFinite ? 1 : .infinity)
         let interrupted = Task.isCancelled  // Ctrl-C cancels the playing: its alerts end as cancelled
         await presenter.idle()
         let skipped = recording.skippedLines

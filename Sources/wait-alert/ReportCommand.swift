@@ -12,10 +12,12 @@ import WaitAlert
 /// (`WAIT_ALERT_SOCKET`, exported by the program showing the alert, such as `wait-alert` itself).
 ///
 /// `--text`, `--progress` (with `--unit`), `--log` and `--failing` go to the alert the script
-/// runs under;
-/// `--task TITLE -- COMMAND…` shows a child task around a command, ended by how the command ends,
-/// and exits with the command's status. Outside any alert nothing is reported, the command still
-/// runs, and the status is the same: scripts run unchanged anywhere.
+/// runs under (the row `WAIT_ALERT_PARENT` names);
+/// `--task TITLE -- COMMAND…` shows a child task around a command — `wait-alert --title TITLE --
+/// COMMAND…` reporting into that alert: the command's output is the task's status and, when it
+/// fails, its tail; the task ends as the command does, and `report` exits with the command's
+/// status. The command reports under the task. Outside any alert nothing is reported, the command
+/// still runs as it is, and the status is the same: scripts run unchanged anywhere.
 enum ReportCommand {
     /// What to report, in the order given.
     struct Options: Equatable {
@@ -37,8 +39,11 @@ enum ReportCommand {
 
         Reports into the alert this script runs under (wait-alert -- ./script.sh): a new text,
         progress (UNIT: count, bytes, binaryBytes or a name such as files), log lines, that the
-        work is failing while it goes on (or no longer), or a child task around COMMAND.
-        Outside any alert it reports nothing; COMMAND still runs.
+        work is failing while it goes on (or no longer), or a child task around COMMAND, as
+        wait-alert --title TITLE -- COMMAND would show it there: its output is the task's
+        status, and its last lines show when it fails. Tasks started side by side (&) are
+        siblings; what COMMAND reports goes to its task. Outside any alert it reports nothing;
+        COMMAND still runs as it is.
 
         Exit status: 0, or COMMAND's (128+n when signal n ended it; 127 when it cannot be
         started); 2 for invalid arguments.
@@ -83,7 +88,10 @@ enum ReportCommand {
                 options.reports.append(.failing(text == "yes"))
             default:
                 guard let progress = progress(text) else {
-                    return .failure(.invalid("invalid --progress '\(text)' (expected N or N/TOTAL, such as 40/100)"))
+                    return .failure(
+                        .invalid(
+                            "invalid --progress '\(text)' (expected N or N/TOTAL, such as 40/100, "
+                                + "whole numbers up to \(WaitAlertEvent.largestNumber))"))
                 }
                 options.reports.append(.progress(completed: progress.completed, total: progress.total))
             }
@@ -97,12 +105,15 @@ enum ReportCommand {
         return .success(options)
     }
 
-    /// `N` or `N/TOTAL`, both whole numbers from 0.
+    /// `N` or `N/TOTAL`, both whole numbers from 0 to the largest the event stream carries.
     private static func progress(_ text: String) -> (completed: Int, total: Int?)? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let completed = Int(parts[0]), completed >= 0 else { return nil }
+        let range = 0...WaitAlertEvent.largestNumber
+        guard (1...2).contains(parts.count), let completed = Int(parts[0]), range.contains(completed) else {
+            return nil
+        }
         guard parts.count == 2 else { return (completed, nil) }
-        guard let total = Int(parts[1]), total >= 0 else { return nil }
+        guard let total = Int(parts[1]), range.contains(total) else { return nil }
         return (completed, total)
     }
 
@@ -111,10 +122,10 @@ enum ReportCommand {
         case invalid(String)
     }
 
-    /// The lines `options` send, before a task's command runs (its `start`, with id 1, last).
+    /// The lines `options` send, before a task's command runs.
     static func lines(_ options: Options) -> [String] {
         let unit = WaitAlertEvent.unit(named: options.unit)
-        var lines = options.reports.map { report -> String in
+        return options.reports.map { report -> String in
             let kind: WaitAlertEvent.Kind =
                 switch report {
                 case .text(let text): .text(text)
@@ -124,30 +135,12 @@ enum ReportCommand {
                 }
             return WaitAlertEvent(kind, alert: nil, time: .zero).jsonLine
         }
-        if let task = options.task {
-            lines.append(WaitAlertEvent(.start(title: task), alert: taskID, time: .zero).jsonLine)
-        }
-        return lines
     }
 
-    /// The id of the task `--task` shows, within the connection.
-    static let taskID = WaitAlertID(rawValue: 1)
-
-    /// The `end` line of the task, from how its command ended.
-    static func endLine(title: String, _ termination: CommandTermination) -> String {
-        let name = WaitAlertOutcome.name(fromTitle: title)
-        let outcome: WaitAlertOutcome =
-            switch termination {
-            case .exited(0): .success(nil)
-            case .signaled(SIGINT), .signaled(SIGTERM), .signaled(SIGHUP): .cancelled
-            default: .failure("\(name): \(termination)")
-            }
-        let text = outcome.finalText(title: title, workDuration: .zero)
-        return WaitAlertEvent(.end(outcome: outcome, text: text, elapsed: .zero), alert: taskID, time: .zero).jsonLine
-    }
-
-    /// Runs `wait-alert report` with `arguments`; returns the exit status.
-    static func run(_ arguments: [String]) -> Int32 {
+    /// Runs `wait-alert report` with `arguments`; returns the exit status. `closed` are the
+    /// standard descriptors it was started without.
+    @MainActor
+    static func run(_ arguments: [String], closed: Set<Int32>) async -> Int32 {
         let options: Options
         switch parse(arguments) {
         case .success(let parsed): options = parsed
@@ -159,24 +152,22 @@ enum ReportCommand {
             _ = Platform.writeAll(Array(message.utf8), to: STDERR_FILENO)
             return 2
         }
-        let parent = EventSocket.connectToParent(patience: 2000)
-        defer { if let parent { close(parent) } }
-        if let parent {
-            let bytes = lines(options).map { $0 + "\n" }.joined()
-            _ = EventSocket.send(Array(bytes.utf8), on: parent)
+        var parent = EventSocket.connectToParent()
+        if let parent, !options.reports.isEmpty {
+            parent.write(Array(lines(options).map { $0 + "\n" }.joined().utf8))
         }
         guard let title = options.task else { return 0 }
-        let termination = runCommand(options.command)
-        if let parent, let termination {
-            _ = EventSocket.send(Array((endLine(title: title, termination) + "\n").utf8), on: parent)
+        guard parent != nil else {
+            guard let termination = runCommand(options.command) else { return CommandTermination.cannotRun }
+            return termination.exitStatus()
         }
-        guard let termination else { return CommandTermination.cannotRun }
-        return termination.exitStatus()
+        parent = nil  // the task's own alert attaches on a connection of its own
+        return await CommandRun.run(CommandLineOptions(title: title, command: options.command), closed: closed)
     }
 
     /// Runs `command` in this process group with this environment, and waits for it; `nil` when
     /// it cannot be started (the reason is printed). Ctrl-C reaches the command, which decides;
-    /// this process waits for it to say how it ended.
+    /// this process waits for it to say how it ended. (Outside any alert.)
     private static func runCommand(_ command: [String]) -> CommandTermination? {
         var ignore = sigaction()
         #if canImport(Glibc) || canImport(Musl)

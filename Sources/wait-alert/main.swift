@@ -16,7 +16,7 @@
 let closedDescriptors = StandardDescriptors.reserveClosed()
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "report" {
-    exit(ReportCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+    exit(await ReportCommand.run(Array(CommandLine.arguments.dropFirst(2)), closed: closedDescriptors))
 }
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "replay" {
     exit(await ReplayCommand.run(Array(CommandLine.arguments.dropFirst(2))))

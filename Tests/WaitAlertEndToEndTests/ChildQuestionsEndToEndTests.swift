@@ -76,6 +76,20 @@
                 #expect(demo.modesAtExit == demo.modesBefore)
             }
 
+            /// Escape at a question of `wait-alert`'s command: the command ends as cancelled (130),
+            /// and so does `wait-alert`, as after a Ctrl-C — not as a failure.
+            @Test func escapeAtAQuestionOfACommandUnderWaitAlertCancelsIt() async throws {
+                let tool = try DemoProcess(
+                    ["--title", "Outer", "--", try DemoProcess.executable.get(), "prompt"],
+                    program: try Command.executable())
+                try await tool.waitFor(text: "? Name of the new project:")
+                try tool.type("\u{1B}")
+                #expect(try await tool.waitForExit() == .exited(130), "\(tool.report)")
+                #expect(tool.screen.lines.contains { $0.hasPrefix("⚠ Outer: cancelled after") }, "\(tool.report)")
+                #expect(tool.screen.isCursorVisible)
+                #expect(tool.modesAtExit == tool.modesBefore)
+            }
+
             /// A child whose standard input is not the terminal reads its answers from it, as when
             /// it runs alone: the parent shows no question.
             @Test func aChildReadsAnswersPipedToIt() async throws {

@@ -15,6 +15,14 @@ extension WaitAlertPresenter {
     /// await WaitAlertPresenter.current.play(recording, speed: 4)
     /// ```
     ///
+    /// A pause of more than 10 seconds between two events (as played) is shortened to 10
+    /// seconds, and a line printed on standard error says how long it was. `speed` shortens
+    /// the waits between events only: the presenter's own timing still applies, so at a high
+    /// speed a task that showed when recorded may end within its grace delay and leave no
+    /// record, and final lines say how long an alert was shown while playing. A presenter
+    /// whose clock runs `speed` times faster (as `wait-alert replay --speed` makes) shows the
+    /// recording as it was, faster, with the recorded times.
+    ///
     /// Returns after the last event, without waiting for the last alert to fade: await
     /// ``idle()`` for that.
     ///
@@ -30,18 +38,37 @@ extension WaitAlertPresenter {
         defer { playing.leave() }
         var tasks = ReportedTasks(target: nil)
         tasks.cancelSource = { playing.cancel() }
+        var previous = Duration.zero
+        var shortened = Duration.zero
         for (index, event) in recording.events.enumerated() {
-            let due = start + Self.playingTime(of: event.time ?? .zero, speed: speed)
+            let time = event.time ?? previous
+            let pause = Self.playingTime(of: time - previous, speed: speed)
+            if pause > Self.longestPause {
+                shortened += pause - Self.longestPause
+                let silence = DurationFormat.seconds(time - previous)
+                print(
+                    "wait-alert: the recording has no event for \(silence) here; "
+                        + "playing on in \(DurationFormat.seconds(Self.longestPause))",
+                    to: .standardError)
+            }
+            previous = time
+            let due = start + Self.playingTime(of: time, speed: speed) - shortened
             if due > clock.now() {
                 do { try await clock.sleep(due) } catch { break }
             } else if index % 256 == 255 {
                 await Task.yield()  // events played at once still let the display and input run
             }
             if Task.isCancelled { break }
-            tasks.apply(event, on: self)
+            // At the instant it was due, not the one the wake-up came: the alerts' times are the
+            // recorded ones, whatever the delay of each wake-up.
+            tasks.apply(event, on: self, at: min(due, clock.now()))
         }
-        tasks.cancelOpen(on: self)
+        tasks.endOpen(on: self)
     }
+
+    /// The longest wait between two events while playing: a longer pause of the recording is
+    /// shortened to it, and a line says so.
+    static let longestPause = Duration.seconds(10)
 
     /// When an event recorded at `time` plays at `speed`, since the playing began: at most a
     /// century, so no speed, however slow, overflows a duration.

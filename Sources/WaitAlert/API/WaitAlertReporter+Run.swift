@@ -53,7 +53,8 @@ extension WaitAlertReporter {
     /// - **Input**: `/dev/null`. It runs in a process group of its own, not in the terminal's
     ///   foreground: a command that reads the terminal itself (a password prompt) stops, and a
     ///   pager or full-screen program waits for keys it cannot get; a log line says so, and Ctrl-C
-    ///   ends it.
+    ///   ends it. A program built on WaitAlert reports its alerts as rows of this one, and its
+    ///   questions are asked here, on this program's terminal.
     /// - **Failure**: a status other than 0, or a signal that ended it, throws
     ///   ``WaitAlertCommandError`` with its last lines; when the alert ends with it, they are
     ///   printed above the final line (`✖ Testing: make exited with status 2`).
@@ -96,7 +97,9 @@ extension WaitAlertReporter {
         let process: Subprocess
         do {
             process = try Subprocess.spawn(
-                command, channels: channels, standardInput: .null, environment: environment,
+                command, channels: channels, standardInput: .null,
+                // A program built on WaitAlert reports under this alert, and asks its questions here.
+                environment: childProcessEnvironment.merging(environment) { $1 },
                 workingDirectory: workingDirectory)
         } catch {
             throw WaitAlertCommandError(

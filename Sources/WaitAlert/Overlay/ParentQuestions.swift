@@ -11,8 +11,8 @@ import Synchronization
 /// the prompt's validation refuses is asked again, with the reason as its message.
 @MainActor
 final class ParentQuestions {
-    private let connection: EventSocket.Connection
-    private let acceptsQuestions: Bool
+    /// The connection to the parent; `nil` while none is (this program attaches again).
+    let connection: EventSocket.Connection?
     /// The questions asked and not answered yet, by number.
     private var asked: [UInt64: WaitAlertPrompt] = [:]
     private var next: UInt64 = 0
@@ -27,18 +27,17 @@ final class ParentQuestions {
         let value = Atomic<Bool>(false)
     }
 
-    init(connection: EventSocket.Connection, acceptsQuestions: Bool) {
+    init(connection: EventSocket.Connection?) {
         self.connection = connection
-        self.acceptsQuestions = acceptsQuestions
     }
 
     /// Asks `prompt` through the parent; `message` replaces its own (a refused answer's reason).
     func present(_ prompt: WaitAlertPrompt, message: String? = nil) {
-        guard acceptsQuestions, !parentGone else {
+        guard let connection, connection.acceptsQuestions, !parentGone else {
             let reason =
-                parentGone
-                ? "the program whose alerts this one reports into has ended"
-                : "the program whose alerts this one reports into does not take questions"
+                connection?.acceptsQuestions == false
+                ? "the program whose alerts this one reports into does not take questions"
+                : "the program whose alerts this one reports into has ended"
             prompt.end(.failed(.cannotAsk(prompt: prompt.title, reason: reason)))
             return
         }
@@ -61,7 +60,7 @@ final class ParentQuestions {
 
     @discardableResult
     private func send(_ message: PromptMessage) -> Bool {
-        connection.write(Array((message.jsonLine + "\n").utf8))
+        connection?.write(Array((message.jsonLine + "\n").utf8)) ?? false
     }
 
     private func updateWaiting() {
@@ -70,9 +69,8 @@ final class ParentQuestions {
 
     /// Reads answers on a thread of its own while questions wait for them.
     private func readAnswers() {
-        guard !reading else { return }
+        guard !reading, let connection else { return }
         reading = true
-        let connection = connection
         DispatchQueue.global().async { [waiting] in
             let stillThere = connection.readLines(while: { waiting.value.load(ordering: .sequentiallyConsistent) }) {
                 lines in

@@ -15,6 +15,11 @@ import Synchronization
 /// writes plain lines through a ``LineRenderer`` and not one escape byte. Which of the two it is
 /// is decided once, when the overlay is made.
 ///
+/// On standard error of a program started under another program's alert (`WAIT_ALERT_SOCKET`,
+/// see <doc:EventStream>), it draws nothing: its alerts are sent there and show as child tasks,
+/// until that program lets it go or exits; it then goes on under the nearest alert above that
+/// still runs, or draws them itself.
+///
 /// ```swift
 /// WaitAlertPresenter.shared = WaitAlertPresenter(
 ///     renderers: [TerminalOverlay(ending: .transient)],
@@ -133,21 +138,27 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     public let ending: Ending
     /// What the overlay writes, chosen once.
     public let mode: Mode
-    /// The interactive overlay, the plain-line renderer, the event stream or the quiet renderer:
-    /// chosen once.
+    /// The interactive overlay, the plain-line renderer, the event stream or the quiet renderer,
+    /// chosen once — or, for a program started under another's alert, the events written to
+    /// that program (``ParentReportRenderer``), which draws through one of them once no parent
+    /// takes its alerts.
     private let output: any WaitAlertFrameRenderer
-    private let interactive: InteractiveOverlay?
+    /// The interactive overlay, when it draws through one.
+    private var interactive: InteractiveOverlay? {
+        (output as? InteractiveOverlay) ?? ((output as? ParentReportRenderer)?.local as? InteractiveOverlay)
+    }
     /// Ctrl-C and job control in the accessible mode on standard error.
     private var lineSignals: LineModeSignals?
     /// Whether it draws on the process's standard error, so it may read standard input.
     private let isStandardError: Bool
     /// Whether it handles signals (Ctrl-C at a question read as a line cancels it).
     private let handlesSignals: Bool
+    /// Where questions go while it reports to that program, which owns the terminal: bound to
+    /// the connection they went through (a new one after attaching again).
+    private var parentQuestions: ParentQuestions?
     /// Whether it writes the event stream to the socket of the program that started this one
     /// (`WAIT_ALERT_SOCKET`) instead of drawing.
-    private var reportsToParent: Bool { parentQuestions != nil }
-    /// Where questions go while it reports to that program, which owns the terminal.
-    private var parentQuestions: ParentQuestions?
+    private var reportsToParent: Bool { (output as? ParentReportRenderer)?.reportsToParent ?? false }
 
     /// Makes an overlay.
     ///
@@ -186,23 +197,48 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             interactive = terminal.isInteractive || (terminal as? WaitAlertStandardError)?.isTerminalDevice == true
         case .plain, .json, .off, .accessible: interactive = false
         }
-        if isStandardError, let parent = EventSocket.connect() {
+        let makeLocal = { @MainActor () -> any WaitAlertFrameRenderer in
+            Self.localOutput(
+                terminal: terminal, mode: mode, interactive: interactive, ending: ending, colors: colors,
+                integration: integration, failureLogLines: failureLogLines, taskbar: taskbar)
+        }
+        let handlesLineSignals = mode == .accessible && isStandardError && integration.handlesSignals
+        if isStandardError, let parent = EventSocket.connectToParent() {
             // A program started under another's alert: its alerts are child tasks there.
-            self.interactive = nil
-            let connection = EventSocket.Connection(descriptor: parent.descriptor)
-            output = EventStreamRenderer(terminal: connection)
-            parentQuestions = ParentQuestions(connection: connection, acceptsQuestions: parent.acceptsQuestions)
-        } else if mode == .json {
-            self.interactive = nil
-            output = EventStreamRenderer(terminal: terminal)
-        } else if mode == .off {
-            self.interactive = nil
-            output = QuietRenderer(terminal: terminal)
-        } else if interactive {
+            let reporter = ParentReportRenderer(
+                connection: parent, localWantsFrames: interactive && mode != .json && mode != .off,
+                makeLocal: makeLocal)
+            output = reporter
+            reporter.onLocal = { [weak self] local, context in
+                guard let self, handlesLineSignals, let lines = local as? LineRenderer else { return }
+                let signals = LineModeSignals(
+                    renderer: lines, colors: colors.usesColor(interactive: terminal.isInteractive))
+                signals.didAttach(to: context)
+                self.lineSignals = signals
+            }
+        } else {
+            let local = makeLocal()
+            if handlesLineSignals, let lines = local as? LineRenderer {
+                lineSignals = LineModeSignals(
+                    renderer: lines, colors: colors.usesColor(interactive: terminal.isInteractive))
+            }
+            output = local
+        }
+    }
+
+    /// What the overlay writes when no parent takes its alerts: the event stream, the quiet
+    /// renderer, the interactive overlay, or plain (or accessible) lines.
+    private static func localOutput(
+        terminal: any WaitAlertTerminal, mode: Mode, interactive: Bool, ending: Ending, colors: ColorPolicy,
+        integration: ProcessIntegration, failureLogLines: Int, taskbar: TaskbarProgress
+    ) -> any WaitAlertFrameRenderer {
+        if mode == .json { return EventStreamRenderer(terminal: terminal) }
+        if mode == .off { return QuietRenderer(terminal: terminal) }
+        if interactive {
             let isStandardError = terminal is WaitAlertStandardError
             let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]
             let taskbar = (isStandardError || taskbar != .auto) ? taskbar : .off
-            let overlay = InteractiveOverlay(
+            return InteractiveOverlay(
                 terminal: terminal, ending: ending == .persistent ? .persistent : .transient,
                 colors: colors.usesColor(interactive: true),
                 integration: InteractiveOverlay.Integration(
@@ -210,23 +246,14 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
                     capturesOutput: integration.capturesOutput),
                 failureLogLines: failureLogLines,
                 taskbar: taskbar.isEnabled(environment: environment, isInteractive: true))
-            self.interactive = overlay
-            output = overlay
-        } else if mode == .accessible {
-            self.interactive = nil
-            let renderer = LineRenderer(
+        }
+        if mode == .accessible {
+            return LineRenderer(
                 terminal: terminal, minimumInterval: .seconds(3), heartbeatInterval: .seconds(30),
                 progressInterval: LineRenderer.quartersOnly, failureLogLines: failureLogLines,
                 colors: colors.usesColor(interactive: terminal.isInteractive))
-            if isStandardError, integration.handlesSignals {
-                lineSignals = LineModeSignals(
-                    renderer: renderer, colors: colors.usesColor(interactive: terminal.isInteractive))
-            }
-            output = renderer
-        } else {
-            self.interactive = nil
-            output = LineRenderer(terminal: terminal, failureLogLines: failureLogLines)
         }
+        return LineRenderer(terminal: terminal, failureLogLines: failureLogLines)
     }
 
     package var wantsFrames: Bool { output.wantsFrames }
@@ -276,10 +303,10 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// standard input (see <doc:AskingQuestions>). Only an overlay on standard error asks.
     public func present(_ prompt: WaitAlertPrompt) -> Bool {
         guard isStandardError else { return false }
-        if let parentQuestions, Platform.standardInputIsTerminal {
+        if let questions = questionsForParent(), !Platform.standardInputCarriesAnswers {
             // The program showing the alerts owns the terminal: it asks. (Answers piped to this
             // program are read here, as when it runs alone.)
-            parentQuestions.present(prompt)
+            questions.present(prompt)
             return true
         }
         if let interactive, interactive.present(prompt) { return true }
@@ -290,6 +317,18 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             }
         }
         return true
+    }
+
+    /// Where questions go while this program reports to another's alert: through the connection
+    /// it reports on now.
+    private func questionsForParent() -> ParentQuestions? {
+        guard let reporter = output as? ParentReportRenderer, reporter.reportsToParent else { return nil }
+        // Attaching again: no parent to ask now.
+        guard let connection = reporter.connection else { return ParentQuestions(connection: nil) }
+        if let parentQuestions, parentQuestions.connection === connection { return parentQuestions }
+        let questions = ParentQuestions(connection: connection)
+        parentQuestions = questions
+        return questions
     }
 
     /// Re-reads the terminal's width and redraws every line, leaving no garbage behind when the

@@ -62,7 +62,7 @@ final class AlertSession {
         text: String, timing: SharedTiming, kind: WaitAlertKind, clock: AlertClock, wantsFrames: Bool,
         wakesForSpinner: Bool = true, workExecutor: (any TaskExecutor)?, mailbox: ReportMailbox, owner: AnyObject,
         parent: AlertSession? = nil,
-        retention: WaitAlertRowRetention = .record, claimedStep: String? = nil
+        retention: WaitAlertRowRetention = .record, claimedStep: String? = nil, beganAt: Duration? = nil
     ) {
         self.mailbox = mailbox
         self.claimedStep = claimedStep
@@ -74,7 +74,7 @@ final class AlertSession {
         self.wakesForSpinner = wakesForSpinner
         self.workExecutor = workExecutor
         self.owner = owner
-        self.timeline = WaitAlertTimeline(text: text, sharing: timing, kind: kind, at: clock.now())
+        self.timeline = WaitAlertTimeline(text: text, sharing: timing, kind: kind, at: beganAt ?? clock.now())
         self.model = WaitAlertModel(id: .next(), parentID: parent?.id, snapshot: timeline.snapshot(at: timeline.now))
         model.snapshot = placed(model.snapshot, at: timeline.now)
     }

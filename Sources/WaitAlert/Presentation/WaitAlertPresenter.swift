@@ -115,7 +115,8 @@ public final class WaitAlertPresenter {
     // MARK: - Alerts
 
     /// Begins an alert showing `text`, whose reports arrive in `mailbox`; a child task of `parent`
-    /// if given (with the parent's timing unless `timing` says otherwise).
+    /// if given (with the parent's timing unless `timing` says otherwise). `beganAt` places its
+    /// beginning at an instant already past (a recording played says when its alerts began).
     ///
     /// A child task takes the place of a step its parent planned under the same title, unless
     /// `claimsPlannedStep` says whether it does (a task of a group whose later tasks are
@@ -123,7 +124,7 @@ public final class WaitAlertPresenter {
     func begin(
         _ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert,
         mailbox: ReportMailbox = ReportMailbox(), parent: AlertSession? = nil,
-        retention: WaitAlertRowRetention = .record, claimsPlannedStep: Bool? = nil
+        retention: WaitAlertRowRetention = .record, claimsPlannedStep: Bool? = nil, beganAt: Duration? = nil
     ) -> AlertSession {
         let claims = parent.map { (claimsPlannedStep ?? true) && $0.plannedSteps.contains(text) } ?? false
         let session = AlertSession(
@@ -131,7 +132,7 @@ public final class WaitAlertPresenter {
             kind: kind, clock: clock,
             wantsFrames: wantsFrames, wakesForSpinner: wakesForSpinner, workExecutor: workExecutor, mailbox: mailbox,
             owner: self, parent: parent,
-            retention: retention, claimedStep: claims ? text : nil)
+            retention: retention, claimedStep: claims ? text : nil, beganAt: beganAt.map { min($0, clock.now()) })
         // One small object reaches the presenter and the session for every closure below (a
         // closure capturing one reference needs no context of its own): a row costs less.
         let waker = SessionWaker(presenter: self, session: session)
@@ -290,11 +291,17 @@ public final class WaitAlertPresenter {
     package var servesChildProcesses: Bool { renderers.contains { $0.frames?.servesChildProcesses == true } }
 
     /// The alert a child process's reports go under: the wait alert, top-level or child task,
-    /// that began last and whose work still runs; `nil` when none does.
-    func sessionForChildProcesses() -> AlertSession? {
-        sessions.values.filter { $0.timeline.outcome == nil && !$0.isGone && $0.timeline.kind == .waitAlert }
-            .max { $0.id < $1.id }
+    /// that began last and whose work still runs, leaving out `excluded` (the rows other
+    /// processes report); `nil` when none does.
+    func sessionForChildProcesses(excluding excluded: Set<WaitAlertID> = []) -> AlertSession? {
+        sessions.values.filter {
+            $0.timeline.outcome == nil && !$0.isGone && $0.timeline.kind == .waitAlert && !excluded.contains($0.id)
+        }
+        .max { $0.id < $1.id }
     }
+
+    /// The alert, top-level or child task, numbered `id`, while it is alive.
+    func session(_ id: WaitAlertID) -> AlertSession? { sessions[id] }
 
     // MARK: - Waiting and cancelling
 

@@ -14,22 +14,38 @@ import Synchronization
 ///
 /// The first alert of a presenter whose overlay draws on standard error makes the socket and
 /// exports its path to the processes the program starts from then on; it is removed when the
-/// program exits. A connection goes under the alert that began last and still runs when it
-/// connects (its *target*; none: the connection is closed, and the child draws for itself). Its
-/// lines are read off the main actor and applied there in order, like a reporter's calls:
+/// program exits. Each connection reports under one alert, its *target*:
+///
+/// - the row its first line names (`{"event":"attach","parent":…}`, from `WAIT_ALERT_PARENT`, a
+///   ``ParentChain``), or the nearest one above it that still runs; when the chain names the
+///   latest alert of a stream in which none has begun yet (a process started just before the
+///   alert it belongs under), it waits up to 1.5 s for it. When every alert of the chain that
+///   this program knows has ended, the connection is closed and the child draws for itself;
+/// - otherwise (no chain, or none this program knows) this program's own alert (not a row
+///   another process reports) that began last and still runs, waiting up to 400 ms for one to
+///   begin; with none, the connection is closed.
+///
+/// Its lines are read off the main actor and applied there in order, like a reporter's calls:
 ///
 /// - `start` begins a child task of the target (or of the connection's own task `parent`);
 /// - `text`, `progress` and `log` go to the connection's task `id`, or without an `id` to the
 ///   target;
 /// - `end` ends the connection's task `id` (a connection never ends the target).
 ///
-/// Ids belong to their connection: a child cannot reach another's tasks. Texts are shown like
+/// Ids belong to their connection: a child cannot reach another's tasks. Only processes of this
+/// user are accepted. Texts are shown like
 /// any text (sanitized where a terminal draws them) and cut at 4,096 characters. A line that is
 /// not an event is dropped and counted, and the count is logged once when the connection closes;
 /// a line longer than 64 KiB is dropped too. At most ``ReportedTasks/openTaskLimit`` tasks of a connection are
 /// open at once. A connection that closes with tasks open ends them as cancelled. Reading stops
 /// while the main actor has ``pendingLimit`` batches to apply, so a flooding child waits on its
 /// socket instead of growing the program's memory; the display never waits for a child.
+///
+/// When its target ends while it is still connected — after waiting up to a second for it to
+/// close, for an alert of this program — a connection is let go: shut down, so the child's
+/// writes fail from then on, what it sent before is read and applied, and its open tasks leave
+/// the display without a trace. The child then attaches again, under the nearest alert of its
+/// chain that still runs, or draws its alerts itself.
 @MainActor
 final class ChildProcessReports {
     /// The reports of this process, once made.
@@ -42,6 +58,10 @@ final class ChildProcessReports {
 
     nonisolated static let pendingLimit = 16
     nonisolated static let lineLimit = 65_536
+    /// How many times, 50 ms apart, a connection is decided again while it waits for an alert:
+    /// one its chain names (1.5 s), or any alert (400 ms).
+    static let chainAttempts = 30
+    static let fallbackAttempts = 8
 
     /// Starts serving `presenter`'s alerts to child processes, unless this process already does.
     static func serve(_ presenter: WaitAlertPresenter) {
@@ -54,69 +74,128 @@ final class ChildProcessReports {
             return
         }
         setenv(EventSocket.variable, listener.path, 1)
+        // The processes it starts go under its alert that began last, unless told otherwise.
+        setenv(EventSocket.parentVariable, ParentChain([.init(key: listener.key, id: 0)]).text, 1)
         ProcessExit.add(.restore) { listener.remove() }
-        let reports = ChildProcessReports(presenter: presenter, inbox: inbox)
+        let reports = ChildProcessReports(presenter: presenter, key: listener.key, inbox: inbox)
         serving = reports
         isServing.store(true, ordering: .relaxed)
         let reader = Reader(listener: listener.descriptor, inbox: reports.inbox)
         DispatchQueue(label: "WaitAlert.ChildProcessReports").async { reader.run() }
     }
 
+    /// An alert of the served presenter began: a chain naming the program's latest alert
+    /// (`KEY.0`) no longer waits for one.
+    static func ownAlertBegan() {
+        serving?.ownAlertBegan = true
+    }
+
     private let presenter: WaitAlertPresenter
+    /// The key naming this program's own alerts in a chain.
+    private let key: String
     fileprivate let inbox: Inbox
     private var connections: [Int: Connection] = [:]
-    /// Connections waiting for an alert to go under: the lines they sent meanwhile, and whether
-    /// they closed.
-    private var waiting: [Int: (lines: [WaitAlertEvent.Received?], closed: Bool)] = [:]
+    /// The connections by the key naming their tasks in a chain.
+    private var byKey: [String: Int] = [:]
+    private var ownAlertBegan = false
+    /// The alerts ending once the connections under them are let go: no connection goes under them.
+    private var ending: Set<WaitAlertID> = []
+
+    /// Whether a connection may go under `alert`: it runs, and is not ending.
+    private func takes(_ alert: AlertSession) -> Bool {
+        guard alert.isRunning else { return false }
+        var current: AlertSession? = alert
+        while let session = current {
+            if ending.contains(session.id) { return false }
+            current = session.parent
+        }
+        return true
+    }
+
+    /// This program's own alert (not a row another process reports) that began last and still
+    /// runs, if it takes connections.
+    private func latestOwnAlert() -> AlertSession? {
+        let reported = Set(connections.values.flatMap { $0.tasks?.open.values.map(\.id) ?? [] })
+        guard let alert = presenter.sessionForChildProcesses(excluding: reported) else { return nil }
+        return takes(alert) ? alert : nil
+    }
 
     /// A connection's state on the main actor.
     private struct Connection {
-        let target: AlertSession
-        var tasks: ReportedTasks
-        /// Whether its target ended while it stayed connected: what it sends is dropped.
-        var detached = false
+        /// The key naming its tasks in a chain (given in the answer to its `attach`).
+        let key = ParentChain.makeKey()
+        var phase = Phase.deciding
+        /// Its tasks, under its target, once decided.
+        var tasks: ReportedTasks?
+        /// Lines that came while it was being decided.
+        var held: [WaitAlertEvent.Received?] = []
+        var closed = false
+        /// Whether its first line was an `attach` (it is then answered), and the chain it named.
+        var attached = false
+        var chain: ParentChain?
+        /// How many times it was decided; whether it is to be decided again.
+        var attempts = 0
+        var retrying = false
         /// Its questions being asked, by its numbers.
         var questions: [UInt64: WaitAlertPrompt] = [:]
+
+        /// Whether it reports under `session` or an alert under it.
+        func reports(under session: AlertSession) -> Bool {
+            guard phase == .reporting, let target = tasks?.target else { return false }
+            var current: AlertSession? = target
+            while let alert = current {
+                if alert === session { return true }
+                current = alert.parent
+            }
+            return false
+        }
+    }
+
+    private enum Phase {
+        /// Waiting for its target.
+        case deciding
+        case reporting
+        /// Shut down: what it sent before is being read.
+        case lettingGo
     }
 
     /// Waits, when connections report under `session` or an alert under it, until they have
     /// closed and what they sent is applied — at most a second: a process that ended (the usual
     /// case) has its last lines shown before the alert it reported into ends. Connections still
-    /// open then are detached, their open tasks ended as cancelled.
+    /// open then are let go (their tasks leave the display; the child goes on showing them).
     static func settle(_ session: AlertSession) async {
         guard let serving, serving.reports(under: session) else { return }
-        let deadline = ContinuousClock.now + .seconds(1)
-        while serving.reports(under: session), ContinuousClock.now < deadline {
-            // A pause the alert's cancellation does not cut short: a cancelled task's `Task.sleep`
-            // returns at once, which would spin here for the whole second, and Ctrl-C is when a
-            // child's last lines matter most.
+        await pause(upTo: .seconds(1)) { serving.reports(under: session) }
+        let lettingGo = serving.connections.filter { $0.value.reports(under: session) }.map(\.key)
+        guard !lettingGo.isEmpty else { return }
+        // A child let go attaches again at once: never under the alert that is ending.
+        serving.ending.insert(session.id)
+        defer { serving.ending.remove(session.id) }
+        lettingGo.forEach(serving.letGo)
+        await pause(upTo: .milliseconds(500)) { lettingGo.contains { serving.connections[$0] != nil } }
+    }
+
+    /// Waits while `holds`, at most `limit`.
+    ///
+    /// A pause the alert's cancellation does not cut short: a cancelled task's `Task.sleep`
+    /// returns at once, which would spin here, and Ctrl-C is when a child's last lines matter most.
+    private static func pause(upTo limit: Duration, while holds: () -> Bool) async {
+        let deadline = ContinuousClock.now + limit
+        while holds(), ContinuousClock.now < deadline {
             await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { resumed.resume() }
             }
         }
-        for (id, var connection) in serving.connections where Self.isUnder(connection.target, session) {
-            connection.tasks.cancelOpen(on: serving.presenter)
-            connection.detached = true
-            serving.connections[id] = connection
-        }
     }
 
-    /// Whether a connection not detached, or one waiting for its target, reports under `session`.
+    /// Whether a connection being decided, or one reporting, reports under `session`.
     private func reports(under session: AlertSession) -> Bool {
-        !waiting.isEmpty || connections.values.contains { !$0.detached && Self.isUnder($0.target, session) }
+        connections.values.contains { $0.phase == .deciding || $0.reports(under: session) }
     }
 
-    private static func isUnder(_ target: AlertSession, _ session: AlertSession) -> Bool {
-        var current: AlertSession? = target
-        while let alert = current {
-            if alert === session { return true }
-            current = alert.parent
-        }
-        return false
-    }
-
-    private init(presenter: WaitAlertPresenter, inbox: Inbox) {
+    private init(presenter: WaitAlertPresenter, key: String, inbox: Inbox) {
         self.presenter = presenter
+        self.key = key
         self.inbox = inbox
         inbox.reports = self
     }
@@ -125,6 +204,9 @@ final class ChildProcessReports {
     fileprivate enum Message: Sendable {
         /// A connection was accepted: the main actor decides whether it has a target.
         case opened(Int)
+        /// The connection's first line attaches it under the rows of `chain` (none: it only
+        /// asks for the answer, which carries its key).
+        case attach(Int, ParentChain?)
         /// Lines of a connection, read in order (`nil` for one that is not an event).
         case lines(Int, [WaitAlertEvent.Received?])
         /// A question of a connection, or its withdrawal, in order with its lines.
@@ -136,46 +218,142 @@ final class ChildProcessReports {
     fileprivate func drain() {
         for message in inbox.take() {
             switch message {
-            case .opened(let connection): open(connection)
-            case .lines(let connection, let events): apply(events, on: connection)
-            case .prompt(let connection, let message): apply(message, on: connection)
-            case .closed(let connection): close(connection)
+            case .opened(let id):
+                let connection = Connection()
+                connections[id] = connection
+                byKey[connection.key] = id
+                decide(id)
+            case .attach(let id, let chain): attach(id, under: chain)
+            case .lines(let id, let events): apply(events, on: id)
+            case .prompt(let id, let message): apply(message, on: id)
+            case .closed(let id): close(id)
+            }
+        }
+        letGoOfOrphans()
+    }
+
+    private func attach(_ id: Int, under chain: ParentChain?) {
+        guard var connection = connections[id], connection.phase != .lettingGo else { return }
+        // The first line: nothing was applied yet, so the connection is decided again.
+        connection.attached = true
+        connection.chain = chain
+        connection.phase = .deciding
+        connection.tasks = nil
+        connection.attempts = 0
+        connections[id] = connection
+        if !connection.retrying { decide(id) }
+    }
+
+    /// Where a chain leads.
+    private enum Resolution {
+        case row(AlertSession)
+        /// The latest alert of a stream in which none has begun yet.
+        case wait
+        /// Every alert it names that this program knows has ended.
+        case ended
+        /// It names nothing this program knows.
+        case unknown
+    }
+
+    /// The nearest alert of `chain` that still runs.
+    private func resolve(_ chain: ParentChain, patient: Bool) -> Resolution {
+        var known = false
+        for link in chain.links {
+            if link.key == key {
+                known = true
+                if link.id == 0 {
+                    if let alert = latestOwnAlert() { return .row(alert) }
+                    if patient, !ownAlertBegan { return .wait }
+                } else if let alert = presenter.session(WaitAlertID(rawValue: link.id)), takes(alert),
+                    alert.timeline.kind == .waitAlert
+                {
+                    return .row(alert)
+                }
+            } else if let id = byKey[link.key], let connection = connections[id], connection.phase == .reporting,
+                let tasks = connection.tasks
+            {
+                known = true
+                if let task = tasks.running(link.id), takes(task) { return .row(task) }
+                if link.id == 0, patient, !tasks.began { return .wait }
+            }
+        }
+        return known ? .ended : .unknown
+    }
+
+    /// Finds `id`'s target, or waits for one (50 ms at a time), or turns it away.
+    private func decide(_ id: Int) {
+        guard var connection = connections[id], connection.phase == .deciding else { return }
+        connection.retrying = false
+        connection.attempts += 1
+        connections[id] = connection
+        let resolution = connection.chain.map { resolve($0, patient: connection.attempts <= Self.chainAttempts) }
+        switch resolution ?? .unknown {
+        case .row(let target): accept(id, under: target)
+        case .wait: retry(id)
+        case .ended: reject(id)
+        case .unknown:
+            if let target = latestOwnAlert() {
+                accept(id, under: target)
+            } else if connection.attempts <= Self.fallbackAttempts, !connection.closed {
+                retry(id)
+            } else {
+                reject(id)
             }
         }
     }
 
-    /// Takes `connection` under the current alert; with none, waits up to 400 ms for one to begin
-    /// (a program may start a process just before its alert), then turns it away.
-    private func open(_ connection: Int, attempt: Int = 0) {
-        if attempt == 0 { waiting[connection] = ([], false) }
-        guard let target = presenter.sessionForChildProcesses() else {
-            guard attempt < 8, waiting[connection]?.closed == false else {
-                waiting[connection] = nil
-                inbox.decide(connection, accepted: false)
-                return
-            }
-            Task { @MainActor in
-                try? await Task.sleep(for: .milliseconds(50))
-                self.open(connection, attempt: attempt + 1)
-            }
-            return
+    private func retry(_ id: Int) {
+        connections[id]?.retrying = true
+        Task { @MainActor in
+            try? await Task.sleep(for: .milliseconds(50))
+            self.decide(id)
         }
-        connections[connection] = Connection(target: target, tasks: ReportedTasks(target: target))
-        inbox.decide(connection, accepted: true)
-        guard let early = waiting.removeValue(forKey: connection) else { return }
-        apply(early.lines, on: connection)
-        if early.closed { close(connection) }
+    }
+
+    private func accept(_ id: Int, under target: AlertSession) {
+        guard var connection = connections[id] else { return }
+        connection.phase = .reporting
+        connection.tasks = ReportedTasks(target: target)
+        let held = connection.held
+        connection.held = []
+        connections[id] = connection
+        inbox.decide(id, .accept(attachedKey: connection.attached ? connection.key : nil))
+        apply(held, on: id)
+        if connection.closed { close(id) }
+    }
+
+    private func reject(_ id: Int) {
+        guard let connection = connections.removeValue(forKey: id) else { return }
+        byKey[connection.key] = nil
+        inbox.decide(id, .reject)
+    }
+
+    /// Shuts `id` down: its tasks leave the display once what it sent before is applied.
+    private func letGo(_ id: Int) {
+        guard connections[id]?.phase == .reporting else { return }
+        connections[id]?.phase = .lettingGo
+        cancelQuestions(of: id)
+        inbox.decide(id, .letGo)
+    }
+
+    /// Lets go of the connections whose target has ended (a child task another connection
+    /// reported, a fire-and-forget alert).
+    private func letGoOfOrphans() {
+        for (id, connection) in connections where connection.phase == .reporting {
+            if let target = connection.tasks?.target, !target.isRunning { letGo(id) }
+        }
     }
 
     private func apply(_ events: [WaitAlertEvent.Received?], on id: Int) {
-        guard var connection = connections[id] else {
-            waiting[id]?.lines += events
+        guard var connection = connections[id] else { return }
+        guard var tasks = connection.tasks else {
+            connection.held += events
+            connections[id] = connection
             return
         }
-        defer { connections[id] = connection }
-        for event in events where !connection.detached {
-            connection.tasks.apply(event, on: presenter)
-        }
+        for event in events { tasks.apply(event, on: presenter) }
+        connection.tasks = tasks
+        connections[id] = connection
     }
 
     /// Asks a connection's question as this program's own — it owns the terminal — and sends the
@@ -183,11 +361,11 @@ final class ChildProcessReports {
     private func apply(_ message: PromptMessage, on id: Int) {
         switch message {
         case .ask(let question):
-            guard let connection = connections[id], !connection.detached, connection.questions[question.ask] == nil
+            guard let connection = connections[id], connection.phase == .reporting,
+                connection.questions[question.ask] == nil
             else {
                 let reason = "the alert it reports into has ended"
-                inbox.reply(
-                    PromptMessage.answer(ask: question.ask, .failed(.cannotAsk(prompt: "", reason: reason))), to: id)
+                inbox.reply(.answer(ask: question.ask, .failed(.cannotAsk(prompt: "", reason: reason))), to: id)
                 return
             }
             let prompt = question.makePrompt()
@@ -201,21 +379,32 @@ final class ChildProcessReports {
         case .withdraw(let ask):
             connections[id]?.questions.removeValue(forKey: ask)?.cancel()
         case .answer:
-            connections[id]?.tasks.countMalformed()
+            connections[id]?.tasks?.countMalformed()
         }
     }
 
+    /// Stops asking a connection's questions: it has gone, or is let go.
+    private func cancelQuestions(of id: Int) {
+        guard let questions = connections[id]?.questions.values, !questions.isEmpty else { return }
+        connections[id]?.questions = [:]
+        for question in questions { question.cancel() }
+    }
+
     private func close(_ id: Int) {
-        guard var connection = connections.removeValue(forKey: id) else {
-            waiting[id]?.closed = true
+        cancelQuestions(of: id)
+        guard var connection = connections[id] else { return }
+        guard var tasks = connection.tasks else {
+            connection.closed = true
+            connections[id] = connection
             return
         }
-        for question in connection.questions.values { question.cancel() }
-        connection.tasks.cancelOpen(on: presenter)
-        let malformed = connection.tasks.malformed
-        if malformed > 0 {
-            let lines = malformed == 1 ? "1 line" : "\(malformed) lines"
-            connection.target.mailbox.log("wait-alert: a child process wrote \(lines) that were not events; ignored")
+        connections[id] = nil
+        byKey[connection.key] = nil
+        tasks.endOpen(on: presenter, with: connection.phase == .lettingGo ? .dismissed : .cancelled)
+        let malformed = tasks.malformed
+        if malformed > 0, let target = tasks.target {
+            let lines = malformed == 1 ? "1 line that was not an event" : "\(malformed) lines that were not events"
+            target.mailbox.log("wait-alert: a child process wrote \(lines); ignored")
         }
     }
 }
@@ -229,8 +418,11 @@ final class ChildProcessReports {
 /// program that reports nothing costs no wake-up.
 private final class Inbox: Sendable {
     private let state = Mutex<
-        (messages: [ChildProcessReports.Message], draining: Bool, decisions: [Int: Bool], replies: [(Int, [UInt8])])
-    >(([], false, [:], []))
+        (
+            messages: [ChildProcessReports.Message], draining: Bool, decisions: [(Int, Decision)],
+            replies: [(Int, [UInt8])]
+        )
+    >(([], false, [], []))
     /// Batches handed over and not applied yet.
     let pending = Atomic<Int>(0)
     nonisolated(unsafe) weak var reports: ChildProcessReports?
@@ -275,14 +467,24 @@ private final class Inbox: Sendable {
         return messages
     }
 
-    func decide(_ connection: Int, accepted: Bool) {
-        state.withLock { $0.decisions[connection] = accepted }
+    /// What the main actor decided about a connection, for the reader thread to carry out.
+    enum Decision: Sendable {
+        /// Send the greeting (once), and the answer to its `attach` with its key, if it sent one.
+        case accept(attachedKey: String?)
+        /// Close it: no alert it belongs under runs.
+        case reject
+        /// Shut it down, read what it sent before, then close it.
+        case letGo
+    }
+
+    func decide(_ connection: Int, _ decision: Decision) {
+        state.withLock { $0.decisions.append((connection, decision)) }
         wakeReader()
     }
 
-    func takeDecisions() -> [Int: Bool] {
+    func takeDecisions() -> [(Int, Decision)] {
         state.withLock { state in
-            defer { state.decisions = [:] }
+            defer { state.decisions = [] }
             return state.decisions
         }
     }
@@ -322,6 +524,8 @@ private final class Reader: @unchecked Sendable {
         /// Whether the greeting was sent (lines read before it are handed over all the same: a
         /// script may write without waiting for it).
         var isAccepted = false
+        /// Whether its first line was read (only the first may be an `attach`).
+        var readFirstLine = false
     }
 
     init(listener: Int32, inbox: Inbox) {
@@ -335,14 +539,24 @@ private final class Reader: @unchecked Sendable {
         while true {
             // The wake-up bytes go first: what woke the thread is read after them.
             if woken { Platform.discardPending(inbox.wakeRead) }
-            for (connection, accepted) in inbox.takeDecisions() {
+            for (connection, decision) in inbox.takeDecisions() {
                 guard var peer = connections[connection] else { continue }
-                guard accepted, EventSocket.send(EventSocket.greeting, on: peer.descriptor) else {
-                    drop(connection)
-                    continue
+                switch decision {
+                case .accept(let key):
+                    var answer = peer.isAccepted ? "" : EventSocket.hello
+                    // It takes the child's questions (``PromptMessage``).
+                    if let key { answer += "{\"v\":1,\"event\":\"attached\",\"key\":\"\(key)\",\"questions\":true}\n" }
+                    guard EventSocket.send(Array(answer.utf8), on: peer.descriptor) else {
+                        drop(connection)
+                        continue
+                    }
+                    peer.isAccepted = true
+                    connections[connection] = peer
+                case .reject: drop(connection)
+                case .letGo:
+                    // The child's writes fail from now on; what it wrote before is still read.
+                    shutdown(peer.descriptor, Int32(SHUT_RDWR))
                 }
-                peer.isAccepted = true
-                connections[connection] = peer
             }
             for (connection, line) in inbox.takeReplies() {
                 guard let peer = connections[connection] else { continue }
@@ -383,6 +597,10 @@ private final class Reader: @unchecked Sendable {
                 }
                 return
             }
+            guard EventSocket.peerIsThisUser(descriptor) else {
+                close(descriptor)
+                continue
+            }
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             next += 1
@@ -406,7 +624,10 @@ private final class Reader: @unchecked Sendable {
                 peer.overlong = false
             } else {
                 let line = String(decoding: peer.partial + buffer[start..<index], as: UTF8.self)
-                if let message = PromptMessage.read(line) {
+                if !peer.readFirstLine, let fields = JSONText.object(line), fields["event"]?.string == "attach" {
+                    let chain = fields["parent"]?.string.map(ParentChain.init(parsing:))
+                    inbox.send(.attach(connection, chain.flatMap { $0.links.isEmpty ? nil : $0 }))
+                } else if let message = PromptMessage.read(line) {
                     // In order with the events around it.
                     if !events.isEmpty { inbox.send(.lines(connection, events)) }
                     events = []
@@ -415,6 +636,7 @@ private final class Reader: @unchecked Sendable {
                     events.append(WaitAlertEvent.received(line))
                 }
             }
+            peer.readFirstLine = true
             peer.partial = []
             start = index + 1
         }

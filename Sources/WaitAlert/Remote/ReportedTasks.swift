@@ -4,7 +4,8 @@
 /// Ids belong to the source: `start` opens task `id` under the source's task `parent`, or under
 /// ``target``; `text`, `progress` and `log` go to task `id`, or without an `id` to the target;
 /// `end` ends task `id` (never the target). Without a target, a `start` with no parent begins a
-/// top-level alert, and a `log` without an id is a line the recorded program printed. A `start` of an id already open, past ``openTaskLimit`` open tasks, or without
+/// top-level alert, and a `log` without an id is a line the recorded program printed (sanitized:
+/// no escape sequence of a recording reaches the terminal). A `start` of an id already open, past ``openTaskLimit`` open tasks, or without
 /// an id counts as malformed, like a line that is not an event.
 @MainActor
 struct ReportedTasks {
@@ -12,6 +13,10 @@ struct ReportedTasks {
     let target: AlertSession?
     /// The source's open tasks, by its ids.
     private(set) var open: [UInt64: AlertSession] = [:]
+    /// The source's open tasks in the order they began.
+    private var order: [UInt64] = []
+    /// Whether a task of the source began.
+    private(set) var began = false
     /// How many lines were not events, or events that could not apply.
     private(set) var malformed = 0
     /// What cancels the source, attached to the top-level alerts it begins: Ctrl-C (or
@@ -22,8 +27,11 @@ struct ReportedTasks {
 
     init(target: AlertSession?) { self.target = target }
 
-    /// Applies one received event (`nil` for a line that is not one) to `presenter`'s alerts.
-    mutating func apply(_ event: WaitAlertEvent.Received?, on presenter: WaitAlertPresenter) {
+    /// Applies one received event (`nil` for a line that is not one) to `presenter`'s alerts; a
+    /// start or an end happened at `instant` when given (a recording played says when), else now.
+    mutating func apply(
+        _ event: WaitAlertEvent.Received?, on presenter: WaitAlertPresenter, at instant: Duration? = nil
+    ) {
         guard let event else {
             malformed += 1
             return
@@ -35,14 +43,16 @@ struct ReportedTasks {
                 malformed += 1
                 return
             }
-            let parent = event.parent.flatMap { open[$0] } ?? target
-            if let parent {
+            if let parent = event.parent.flatMap({ open[$0] }) ?? target {
                 guard !parent.isGone, parent.timeline.outcome == nil else { return }
-                open[task] = presenter.begin(title, parent: parent)
+                open[task] = presenter.begin(title, parent: parent, beganAt: instant)
+                order.append(task)
+                began = true
             } else {
                 // A recording says when its alerts end (a timeout too): the presenter's timeout
                 // does not apply, so it never cancels the playing.
-                let alert = presenter.begin(title, timing: (try? presenter.timing.withTimeout(nil)) ?? presenter.timing)
+                let alert = presenter.begin(
+                    title, timing: (try? presenter.timing.withTimeout(nil)) ?? presenter.timing, beganAt: instant)
                 if let cancelSource { alert.attach(cancel: cancelSource) }
                 open[task] = alert
             }
@@ -56,15 +66,18 @@ struct ReportedTasks {
             if let session {
                 session.mailbox.log(line)
             } else if event.id == nil, target == nil {
-                // A line the recorded program printed: after what its alerts reported before it.
+                // A line the recorded program printed: after what its alerts reported before it,
+                // and sanitized like a log line (a recording is a file from anywhere; where no
+                // region draws, the presenter writes the line as it is).
                 for task in open.sorted(by: { $0.key < $1.key }) { task.value.mailbox.applyNowIfOnMainActor() }
-                presenter.print(line, to: .standardError)
+                for part in TextSanitizer.logLines(line) { presenter.print(part, to: .standardError) }
             }
         case .question:
             return  // its answer, a log line, follows
         case .end(let outcome, _, _):
             guard let task = event.id, let ended = open.removeValue(forKey: task) else { return }
-            _ = presenter.end(ended, with: outcome)
+            if let index = order.firstIndex(of: task) { order.remove(at: index) }
+            _ = presenter.end(ended, with: outcome, at: instant)
         }
     }
 
@@ -73,11 +86,26 @@ struct ReportedTasks {
         malformed += 1
     }
 
-    /// Ends every open task as cancelled, the latest first, so children end before their parents.
-    mutating func cancelOpen(on presenter: WaitAlertPresenter) {
+    /// Ends every open task with `outcome` (as cancelled unless told), the latest first, so
+    /// children end before their parents: ``WaitAlertOutcome/dismissed`` takes them off the
+    /// display without a trace, for a source that goes on showing them elsewhere.
+    mutating func endOpen(on presenter: WaitAlertPresenter, with outcome: WaitAlertOutcome = .cancelled) {
         for task in open.sorted(by: { $0.key > $1.key }).map(\.value) {
-            _ = presenter.end(task, with: .cancelled)
+            _ = presenter.end(task, with: outcome)
         }
         open = [:]
+        order = []
     }
+
+    /// The open task `id` when its work still runs; for `0`, the task that began last and still
+    /// runs.
+    func running(_ id: UInt64) -> AlertSession? {
+        guard id == 0 else { return open[id].flatMap { $0.isRunning ? $0 : nil } }
+        return order.reversed().lazy.compactMap { open[$0] }.first { $0.isRunning }
+    }
+}
+
+extension AlertSession {
+    /// Whether the alert's work still runs: it has no outcome and is not gone.
+    var isRunning: Bool { timeline.outcome == nil && !isGone }
 }

@@ -265,6 +265,10 @@ extension WaitAlertEvent {
         return Received(kind: kind, id: id, parent: parent, time: time)
     }
 
+    /// The largest count or total a line another process wrote carries (a larger one makes the
+    /// line not an event).
+    package static let largestNumber = JSONText.largestInteger
+
     /// The unit a `unit` field names; a name of no built-in unit is the caller's own.
     package static func unit(named name: String?) -> WaitAlertProgressUnit {
         switch name {

@@ -59,8 +59,14 @@ package enum Platform {
         return terminalDevice(of: second) == device
     }
 
-    /// Whether standard input is a terminal.
-    package static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    /// Whether standard input is a pipe, a file or a socket: input someone gives the program (a
+    /// script's answers), rather than a terminal, `/dev/null` or nothing.
+    package static var standardInputCarriesAnswers: Bool {
+        var status = stat()
+        guard fstat(STDIN_FILENO, &status) == 0 else { return false }
+        let kind = status.st_mode & S_IFMT
+        return kind == S_IFIFO || kind == S_IFREG || kind == S_IFSOCK
+    }
 
     /// Whether this process's group is the foreground process group of the terminal `descriptor`
     /// (or the descriptor is not this process's controlling terminal, so no job control applies

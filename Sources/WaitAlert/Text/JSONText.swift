@@ -44,6 +44,10 @@ enum JSONText {
 }
 
 extension JSONText {
+    /// The largest whole number read as one: below 2⁵³, so every whole number up to it is exact
+    /// as a double.
+    static let largestInteger = 8_999_999_999_999_999
+
     /// A value in a JSON object's field, as the event stream reads it: strings, numbers, `true`,
     /// `false`, `null` and arrays of them; objects inside are read (so the line stays valid) but
     /// not kept.
@@ -57,7 +61,9 @@ extension JSONText {
 
         /// The value as a whole number, when it is one that fits.
         var integer: Int? {
-            guard case .number(let number) = self, number.rounded() == number, abs(number) < 9.0e15 else { return nil }
+            guard case .number(let number) = self, number.rounded() == number,
+                abs(number) <= Double(JSONText.largestInteger)
+            else { return nil }
             return Int(number)
         }
 

@@ -85,7 +85,7 @@ struct ParentQuestionsTests {
         let parent: Int32
         private let partial = Mutex<[UInt8]>([])
 
-        init() throws {
+        init(acceptsQuestions: Bool = true) throws {
             var ends: [Int32] = [-1, -1]
             #if canImport(Darwin)
                 let type = SOCK_STREAM
@@ -93,7 +93,7 @@ struct ParentQuestionsTests {
                 let type = Int32(SOCK_STREAM.rawValue)
             #endif
             try #require(socketpair(AF_UNIX, type, 0, &ends) == 0)
-            child = EventSocket.Connection(descriptor: ends[0])
+            child = EventSocket.Connection(descriptor: ends[0], key: "0", acceptsQuestions: acceptsQuestions)
             parent = ends[1]
         }
 
@@ -137,7 +137,7 @@ struct ParentQuestionsTests {
 
     @Test func aQuestionIsAskedThereAndAnsweredWithWhatWasTyped() async throws {
         let pair = try Pair()
-        let questions = ParentQuestions(connection: pair.child, acceptsQuestions: true)
+        let questions = ParentQuestions(connection: pair.child)
         let model = WaitAlertChoicePrompt(
             title: "Archive 4312 files?", buttons: [WaitAlertButton("Yes", role: .default), "No"],
             style: .confirmation)
@@ -154,7 +154,7 @@ struct ParentQuestionsTests {
 
     @Test func aRefusedTextIsAskedAgainWithTheReason() async throws {
         let pair = try Pair()
-        let questions = ParentQuestions(connection: pair.child, acceptsQuestions: true)
+        let questions = ParentQuestions(connection: pair.child)
         let model = WaitAlertTextPrompt(title: "Name:", validate: { $0.contains("/") ? "No “/” in a name." : nil })
         questions.present(.text(model))
         guard case .ask(let first)? = PromptMessage.read(try await pair.nextLine()) else {
@@ -174,7 +174,7 @@ struct ParentQuestionsTests {
 
     @Test func aQuestionEndedHereIsWithdrawnThere() async throws {
         let pair = try Pair()
-        let questions = ParentQuestions(connection: pair.child, acceptsQuestions: true)
+        let questions = ParentQuestions(connection: pair.child)
         let model = WaitAlertTextPrompt(title: "Name:", defaultText: "demo")
         questions.present(.text(model))
         guard case .ask(let question)? = PromptMessage.read(try await pair.nextLine()) else {
@@ -188,8 +188,7 @@ struct ParentQuestionsTests {
     /// A parent that goes away, or never took questions: the question fails, saying why; its
     /// default is never taken.
     @Test func aQuestionThatCannotBeAskedFailsClearly() async throws {
-        let pair = try Pair()
-        let refusing = ParentQuestions(connection: pair.child, acceptsQuestions: false)
+        let refusing = ParentQuestions(connection: try Pair(acceptsQuestions: false).child)
         let first = WaitAlertTextPrompt(title: "Name:", defaultText: "demo")
         refusing.present(.text(first))
         guard case .failed(.cannotAsk(let title, let reason))? = first.ending else {
@@ -198,7 +197,17 @@ struct ParentQuestionsTests {
         }
         #expect(title == "Name:" && reason.contains("does not take questions"))
 
-        let questions = ParentQuestions(connection: pair.child, acceptsQuestions: true)
+        let attaching = ParentQuestions(connection: nil)
+        let meanwhile = WaitAlertTextPrompt(title: "Name:", defaultText: "demo")
+        attaching.present(.text(meanwhile))
+        guard case .failed(.cannotAsk(_, let why))? = meanwhile.ending else {
+            Issue.record("failed: \(String(describing: meanwhile.ending))")
+            return
+        }
+        #expect(why.contains("has ended"))
+
+        let pair = try Pair()
+        let questions = ParentQuestions(connection: pair.child)
         let second = WaitAlertTextPrompt(title: "Archive name:", defaultText: "backup")
         questions.present(.text(second))
         _ = try await pair.nextLine()

@@ -119,15 +119,50 @@ struct RecordingReplayTests {
         let recording = WaitAlertRecording(
             "\u{FEFF}" + #"{"v":1,"event":"start","id":1,"time":0,"title":"Long"}"# + "\n"
                 + #"{"v":1,"event":"start","id":2,"time":1,"title":"Other"}"# + "\n"
-                + #"{"v":1,"event":"end","id":1,"time":20,"outcome":"success","text":"Long done"}"# + "\n"
-                + #"{"v":1,"event":"end","id":2,"time":21,"outcome":"success","text":"Other done"}"#)
+                + #"{"v":1,"event":"end","id":1,"time":9,"outcome":"success","text":"Long done"}"# + "\n"
+                + #"{"v":1,"event":"end","id":2,"time":10,"outcome":"success","text":"Other done"}"#)
         #expect(recording.skippedLines.isEmpty && recording.eventCount == 4)
         let bed = WaitAlertTestBed(timing: try .terminal.withTimeout(.seconds(5)))
         await bed.play(recording)
-        #expect(bed.now >= .seconds(21))
+        #expect(bed.now >= .seconds(10))
         let outcomes = bed.recorder.snapshots.compactMap(\.outcome)
         #expect(outcomes.contains(.success("Long done")) && outcomes.contains(.success("Other done")), "\(outcomes)")
         #expect(!outcomes.contains(.timedOut) && !outcomes.contains(.cancelled), "\(outcomes)")
+    }
+
+    /// A pause of the recording longer than 10 seconds (here 31 years) is shortened to 10
+    /// seconds, and a line says how long it was; shorter ones are played as they are.
+    @Test func aLongPauseIsShortenedAndSaid() async throws {
+        let recording = WaitAlertRecording(
+            """
+            {"v":1,"event":"start","id":1,"time":0,"title":"Waiting"}
+            {"v":1,"event":"text","id":1,"time":9,"text":"Nine seconds in"}
+            {"v":1,"event":"text","id":1,"time":999999999,"text":"Decades later"}
+            {"v":1,"event":"end","id":1,"time":999999999.5,"outcome":"success","text":"Done"}
+            """)
+        let bed = WaitAlertTestBed(timing: .terminal)
+        await bed.play(recording)
+        let nine = try #require(bed.recorder.snapshots.first { $0.text == "Nine seconds in" })
+        #expect(nine.textSince == .seconds(9), "a pause of 9 s plays as it is")
+        let later = try #require(bed.recorder.snapshots.first { $0.text == "Decades later" })
+        #expect(later.textSince == .seconds(19))
+        #expect(bed.recorder.latest?.outcome == .success("Done"))
+        #expect(
+            bed.recorder.printed == [
+                "wait-alert: the recording has no event for 277777h 47m here; playing on in 10.0s"
+            ])
+    }
+
+    /// What a recording says the recorded program printed (a `log` without an `id`) is shown
+    /// sanitized, as the texts of its alerts are: no escape sequence of a shared recording
+    /// reaches the terminal, whatever the renderer.
+    @Test func printedLinesOfARecordingAreSanitized() async throws {
+        let recording = WaitAlertRecording(
+            #"{"v":1,"event":"log","time":0,"line":"\u001b]0;pwned\u0007title \u001b[?1049hscreen\u001b[31m red\nnext"}"#
+        )
+        let bed = WaitAlertTestBed(timing: .terminal)
+        await bed.play(recording)
+        #expect(bed.recorder.printed == ["title screen red", "next"])
     }
 
     /// Cancelling the task that plays a recording ends the playing and the alerts it opened.
