@@ -130,8 +130,13 @@
             func ctrlZAndFgWhileHashing(shell kind: DemoProcess.Shell) async throws {
                 let files = try Files(400)
                 let shell = try await kind.start()
-                try shell.type("\(try Self.executable()) hash --delay 10 \(files.path)\r")
-                try await shell.waitForSpinner()
+                let typed = shell.output.count
+                try shell.type("\(try Self.executable()) hash --delay 20 \(files.path)\r")
+                try await shell.waitUntil("a spinner drawn") { shell in
+                    String(decoding: shell.output[typed...], as: UTF8.self).unicodeScalars.contains {
+                        spinnerScalars.contains($0)
+                    }
+                }
                 try shell.type([0x1A])
                 try await shell.waitForOutput("Stopped", then: DemoProcess.shellPrompt)
                 let stopped = try await shell.shellModes()
@@ -143,6 +148,136 @@
                 try await shell.waitForOutput(DemoProcess.shellPrompt, after: shell.output.count - 20)
                 let hashes = Self.hashLines(shell.screen.transcript, under: files.path)
                 #expect(hashes.count == 400 && hashes.values.allSatisfy { $0 == 1 }, "\(shell.report)")
+                let modes = try await shell.shellModes()
+                #expect(modes.echo && modes.canonical, "\(shell.report)")
+            }
+
+            // MARK: - A subprocess under an alert
+
+            /// `fetch` runs a script with `alert.run`: Ctrl-C while it runs ends the alert as
+            /// cancelled (130) and stops the script's whole process group, its background helper
+            /// too.
+            @Test func ctrlCStopsACommandsWholeGroup() async throws {
+                let tool = try DemoProcess(["fetch"], program: try Self.executable())
+                let group = try await WaitAlertCommandEndToEndTests.commandGroup(of: tool)
+                try await tool.waitFor(text: "fetched mirror")
+                try tool.type("\u{3}")
+                #expect(try await tool.waitForExit() == .exited(130), "\(tool.report)")
+                #expect(
+                    tool.screen.lines.contains { $0.hasPrefix("⚠ Fetching mirrors: cancelled after") }, "\(tool.report)"
+                )
+                try await WaitAlertCommandEndToEndTests.expectNothingLeft(in: group, tool)
+                #expect(tool.modesAtExit == tool.modesBefore)
+            }
+
+            /// A command that fails: its last lines show above the failure, which names its status.
+            @Test func aFailingCommandShowsItsLastLines() async throws {
+                let tool = try DemoProcess(["fetch", "--fail"], program: try Self.executable())
+                #expect(try await tool.waitForExit(timeout: .seconds(30)) == .exited(1), "\(tool.report)")
+                let lines = tool.screen.transcript.filter { !$0.isEmpty }
+                let failure = try #require(
+                    lines.lastIndex { $0.hasPrefix("✖ Fetching mirrors:") }, "\(numbered(lines))")
+                #expect(lines[failure].contains("status 7"), "\(numbered(lines))")
+                #expect(lines[..<failure].contains("mirror 21: connection refused"), "\(numbered(lines))")
+                #expect(lines[..<failure].contains("fetched mirror 20"), "\(numbered(lines))")
+            }
+
+            /// Ctrl-Z while the command runs stops it with the tool, the shell gets its terminal
+            /// back as it was, and `fg` goes on to the end.
+            @Test(arguments: DemoProcess.Shell.allCases)
+            func ctrlZAndFgWhileACommandRuns(shell kind: DemoProcess.Shell) async throws {
+                let shell = try await kind.start()
+                try shell.type("\(try Self.executable()) fetch\r")
+                try await shell.waitFor(text: "fetched mirror")
+                try shell.type([0x1A])
+                try await shell.waitForOutput("Stopped", then: DemoProcess.shellPrompt)
+                let stopped = try await shell.shellModes()
+                #expect(stopped.echo && stopped.canonical, "\(shell.report)")
+                let resumed = shell.output.count
+                try shell.type("fg\r")
+                try await shell.waitForOutput("✔ Fetched 20 mirrors (", after: resumed, timeout: .seconds(30))
+                try await shell.waitForOutput(DemoProcess.shellPrompt, after: shell.output.count - 20)
+                let modes = try await shell.shellModes()
+                #expect(modes.echo && modes.canonical, "\(shell.report)")
+            }
+
+            // MARK: - A deploy script under wait-alert
+
+            /// The deploy script's directory, and the environment that puts `wait-alert` on its
+            /// `PATH`.
+            static func deploy() throws -> (script: String, environment: [String: String]) {
+                let bin = String(try executable().dropLast("/wait-alert-scenarios".count))
+                var path = #filePath
+                for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+                let inherited = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+                return (path + "/Examples/deploy/deploy.sh", ["PATH": bin + ":" + inherited])
+            }
+
+            /// `wait-alert --title Deploy -- sh deploy.sh`: the hosts restart side by side as
+            /// sibling rows, each showing its own steps; the host whose health check fails shows
+            /// its last lines; the script's status is the alert's.
+            @Test func aDeployScriptRestartsHostsSideBySide() async throws {
+                let (script, environment) = try Self.deploy()
+                let tool = try DemoProcess(
+                    ["--title", "Deploy", "--", "sh", script, "web-1", "web-2", "web-3", "web-4"],
+                    environment: environment, connection: .pseudoTerminal(columns: 100, rows: 30),
+                    program: try WaitAlertCommandEndToEndTests.executable())
+                var nested: [String] = []
+                try await tool.waitUntil("four host rows", timeout: .seconds(30)) { tool in
+                    let rows = tool.screen.lines.filter { $0.hasPrefix("  ") && $0.contains("web-") }
+                    nested += rows.filter { $0.hasPrefix("    ") }
+                    return rows.count == 4
+                }
+                #expect(try await tool.waitForExit(timeout: .seconds(30)) == .exited(1), "\(tool.report)")
+                #expect(nested.isEmpty, "a host's row under another's: \(nested)")
+                let lines = tool.screen.transcript.filter { !$0.isEmpty }
+                for host in ["web-1", "web-2", "web-4"] {
+                    #expect(lines.count { $0.hasPrefix("✔ Restarting \(host) (") } == 1, "\(numbered(lines))")
+                }
+                #expect(lines.count { $0 == "✖ Restarting web-3: exit status 1" } == 1, "\(numbered(lines))")
+                #expect(lines.contains("    GET /health -> 503"), "the failed host's last lines\n\(numbered(lines))")
+                #expect(lines.contains("uploaded 4 files"), "\(numbered(lines))")
+                #expect(lines.last == "✖ Deploy: exit status 1", "\(numbered(lines))")
+                #expect(tool.modesAtExit == tool.modesBefore)
+            }
+
+            /// Ctrl-C during the restarts: every host's command is stopped, nothing of the script's
+            /// group is left, and `wait-alert` exits 130.
+            @Test func ctrlCDuringADeployLeavesNothingBehind() async throws {
+                let (script, environment) = try Self.deploy()
+                let tool = try DemoProcess(
+                    ["--title", "Deploy", "--", "sh", script], environment: environment,
+                    program: try WaitAlertCommandEndToEndTests.executable())
+                let group = try await WaitAlertCommandEndToEndTests.commandGroup(of: tool)
+                try await tool.waitFor(text: "stopping web-2")
+                try tool.type("\u{3}")
+                #expect(try await tool.waitForExit(timeout: .seconds(20)) == .exited(130), "\(tool.report)")
+                try await WaitAlertCommandEndToEndTests.expectNothingLeft(in: group, tool)
+                #expect(tool.screen.lines.contains { $0.hasPrefix("⚠ Deploy: cancelled after") }, "\(tool.report)")
+                #expect(tool.modesAtExit == tool.modesBefore)
+            }
+
+            /// Ctrl-Z during the restarts stops the script and every host's command with
+            /// `wait-alert`; `fg` goes on, and the deploy ends as it would have.
+            @Test(arguments: DemoProcess.Shell.allCases)
+            func ctrlZAndFgDuringADeploy(shell kind: DemoProcess.Shell) async throws {
+                let (script, environment) = try Self.deploy()
+                let shell = try await kind.start()
+                try shell.type(
+                    "PATH='\(environment["PATH"]!)' FAIL_HOST= wait-alert --title Deploy -- sh \(script)\r")
+                try await shell.waitFor(text: "stopping web-2")
+                try shell.type([0x1A])
+                try await shell.waitForOutput("Stopped", then: DemoProcess.shellPrompt)
+                let stopped = try await shell.shellModes()
+                #expect(stopped.echo && stopped.canonical, "\(shell.report)")
+                let resumed = shell.output.count
+                try shell.type("fg\r")
+                try await shell.waitForOutput("✔ Deploy (", after: resumed, timeout: .seconds(30))
+                try await shell.waitForOutput(DemoProcess.shellPrompt, after: shell.output.count - 20)
+                let transcript = shell.screen.transcript
+                for host in ["web-1", "web-2", "web-3"] {
+                    #expect(transcript.contains { $0.hasPrefix("✔ Restarting \(host) (") }, "\(shell.report)")
+                }
                 let modes = try await shell.shellModes()
                 #expect(modes.echo && modes.canonical, "\(shell.report)")
             }
