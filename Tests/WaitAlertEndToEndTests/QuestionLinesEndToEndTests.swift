@@ -43,12 +43,16 @@
             /// buttons, and its answer the log line a terminal keeps.
             @Test func aQuestionIsAnEventOfTheStream() async throws {
                 let demo = try DemoProcess(["prompt"], environment: ["WAIT_ALERT_PROGRESS": "json"])
+                // Each question is typed at once it shows: its event, then its line on the terminal.
                 try await demo.waitFor(text: #""event":"question""#)
+                try await demo.waitFor(text: "? Name of the new project: (demo)")
                 try demo.type("\r")
                 try await demo.waitFor(text: #""title":"Upload failed""#)
                 try await demo.waitFor(text: "Server unreachable")  // an event while the question waits
+                try await demo.waitFor(text: "3) Abort")
                 try demo.type("2\r")
                 try await demo.waitFor(text: #""kind":"confirmation""#)
+                try await demo.waitFor(text: "(y/N)")
                 try demo.type("\r")
                 #expect(try await demo.waitForExit() == .exited(0), "\(demo.report)")
                 let events = demo.text.split(whereSeparator: \.isNewline).compactMap { line in
