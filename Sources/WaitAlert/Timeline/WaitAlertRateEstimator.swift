@@ -74,6 +74,9 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
     public let horizon: Duration
     /// How long without progress makes the work stalled, at least.
     public let stallAfter: Duration
+    /// The same two, in seconds.
+    private let horizonSeconds: Double
+    private let stallAfterSeconds: Double
 
     struct Sample: Sendable, Hashable {
         var instant: Duration
@@ -121,6 +124,8 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
     public init(horizon: Duration = .seconds(30), stallAfter: Duration = .seconds(5)) {
         self.horizon = max(horizon, .seconds(1))
         self.stallAfter = stallAfter
+        horizonSeconds = Self.seconds(self.horizon)
+        stallAfterSeconds = Self.seconds(stallAfter)
     }
 
     /// Takes a report: `completed` units done at `instant`. A count that goes back starts the
@@ -150,20 +155,20 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
             return
         }
         let elapsed = instant - last.instant
-        if rate != nil, let usual = gap, elapsed >= stallLimit {
+        let seconds = Self.seconds(elapsed)
+        if rate != nil, let usual = gap, seconds >= stallLimit {
             // The work was stalled. The stall and what this report brings are cut out of the
             // work's history: the rate stays what it was before the stall (the units may have been
             // done just now, or all along and reported late), so the time left after a resume is
             // that of the work, never of its average over the stall. The stall counts towards the
             // usual gap no more than the limit it went past, so a next stall is seen as soon.
-            gap = usual + 0.3 * (Self.seconds(stallLimit) - usual)
+            gap = usual + 0.3 * (stallLimit - usual)
             leaveOut(from: last, to: now)
             return
         }
-        let seconds = Self.seconds(elapsed)
         let paused = notePause(lasting: seconds, bringing: completed - last.completed)
         gap = gap.map { $0 + 0.3 * (seconds - $0) } ?? seconds
-        longestGap = max(seconds, longestGap * exp(-seconds / Self.seconds(horizon)))
+        longestGap = max(seconds, longestGap * exp(-seconds / horizonSeconds))
         if paused {
             if let pausedAt, instant - pausedAt <= horizon {
                 // The work pauses again: its pauses are part of its pace, the first one too.
@@ -205,7 +210,7 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
             unjudged = nil
         }
         if instant - start.instant > horizon, let rate {
-            start = Sample(instant: instant - horizon, completed: completed - rate * Self.seconds(horizon))
+            start = Sample(instant: instant - horizon, completed: completed - rate * horizonSeconds)
         }
     }
 
@@ -239,13 +244,12 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
         guard let first else { return Estimate(rate: nil, remaining: .unknown) }
         let known = reports >= 2 && now - first.instant >= .seconds(1) && rate != nil
         guard known, let rate, rate > 0 else { return Estimate(rate: nil, remaining: .unknown) }
-        let sinceProgress = now - last.instant
-        if sinceProgress >= stallLimit { return Estimate(rate: rate, remaining: .stalled) }
+        let since = Self.seconds(now - last.instant)
+        if since >= stallLimit { return Estimate(rate: rate, remaining: .stalled) }
         guard let total, total > 0, total.isFinite else {
             return Estimate(rate: rate, remaining: .unknown)
         }
         let units = max(total - last.completed, 0)
-        let since = Self.seconds(sinceProgress)
         let hold = 2 * (gap ?? 0)
         guard since > hold else {
             return Estimate(rate: rate, remaining: .about(Self.duration(seconds: units / rate - since)))
@@ -267,8 +271,8 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
 
     /// How long without progress makes the work stalled: ``stallAfter``, or three times the usual
     /// gap between reports when that is longer.
-    private var stallLimit: Duration {
-        max(stallAfter, Self.duration(seconds: 3 * (gap ?? 0)))
+    private var stallLimit: Double {
+        max(stallAfterSeconds, 3 * (gap ?? 0))
     }
 
     /// `seconds` as a duration, held between zero and ``WaitAlertTiming/longestDuration``: a time
@@ -277,14 +281,23 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
     private static func duration(seconds: Double) -> Duration {
         let longest = WaitAlertTiming.longestDuration
         guard seconds.isFinite else { return seconds > 0 ? longest : .zero }
-        return seconds >= Self.seconds(longest) ? longest : .seconds(max(seconds, 0))
+        guard seconds < Self.longestSeconds else { return longest }
+        let seconds = max(seconds, 0)
+        let whole = seconds.rounded(.down)
+        // Whole seconds and nanoseconds, rounded up (`Duration.seconds(_: Double)` costs twice as
+        // much): a display that wakes at ``stallsAt`` finds the work stalled.
+        return .seconds(Int64(whole)) + .nanoseconds(Int64(((seconds - whole) * 1e9).rounded(.up)))
     }
+
+    /// ``WaitAlertTiming/longestDuration`` in seconds.
+    private static let longestSeconds = seconds(WaitAlertTiming.longestDuration)
 
     /// The instant the work counts as stalled if no progress comes before it, once there is a
     /// rate to say so (`nil` before): a display that is not redrawn on every frame wakes then.
     public var stallsAt: Duration? {
         guard first != nil, reports >= 2, rate != nil else { return nil }
-        let (instant, overflow) = last.instant.attoseconds.addingReportingOverflow(stallLimit.attoseconds)
+        let limit = max(stallAfter, Self.duration(seconds: stallLimit))
+        let (instant, overflow) = last.instant.attoseconds.addingReportingOverflow(limit.attoseconds)
         return overflow ? Duration(attoseconds: .max) : Duration(attoseconds: instant)
     }
 
@@ -293,7 +306,14 @@ public struct WaitAlertRateEstimator: Sendable, Hashable {
         (end.completed - start.completed) / seconds(end.instant - start.instant)
     }
 
+    /// `duration` in seconds, through its components where its seconds fit in 64 bits:
+    /// converting its 128-bit count of attoseconds to a `Double` costs some 30 times more.
     static func seconds(_ duration: Duration) -> Double {
-        Double(duration.attoseconds) / 1e18
+        guard (.zero - widest...widest).contains(duration) else { return Double(duration.attoseconds) / 1e18 }
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
+
+    /// The longest duration whose seconds fit in 64 bits.
+    private static let widest = Duration.seconds(Int64.max)
 }
