@@ -67,12 +67,12 @@ package enum ProgressText {
         return progress.completed >= total
     }
 
-    /// Coarse on purpose, so it does not flicker: whole seconds below a minute, `~` whole minutes
-    /// below an hour, then `>1h`.
+    /// Coarse on purpose, so it does not flicker: whole seconds below a minute (the nearest, at
+    /// least 1), `~` whole minutes below an hour, then `>1h`.
     static func remaining(_ left: Duration) -> String {
         guard left < .seconds(3600) else { return ">1h" }
         let left = max(left, .zero)
-        let seconds = Int(left.components.seconds) + (left.components.attoseconds > 0 ? 1 : 0)
+        let seconds = Int(left.components.seconds) + (left.components.attoseconds >= 500_000_000_000_000_000 ? 1 : 0)
         if seconds < 60 { return "\(max(seconds, 1))s" }
         if seconds < 3600 { return "~\((seconds + 30) / 60)m" }
         return ">1h"

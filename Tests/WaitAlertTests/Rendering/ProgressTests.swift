@@ -119,10 +119,16 @@ struct ProgressTests {
         #expect(ProgressText.percent(progress) == percent)
     }
 
+    /// Whole seconds to the nearest (a reading is never more than half a second off the
+    /// estimate), never `0s` while work is left.
     @Test func timeLeftIsCoarse() {
+        #expect(ProgressText.remaining(.zero) == "1s")
         #expect(ProgressText.remaining(.milliseconds(400)) == "1s")
-        #expect(ProgressText.remaining(.milliseconds(11_200)) == "12s")
+        #expect(ProgressText.remaining(.milliseconds(11_200)) == "11s")
+        #expect(ProgressText.remaining(.milliseconds(11_499)) == "11s")
+        #expect(ProgressText.remaining(.milliseconds(11_500)) == "12s")
         #expect(ProgressText.remaining(.seconds(59)) == "59s")
+        #expect(ProgressText.remaining(.milliseconds(59_500)) == "~1m")
         #expect(ProgressText.remaining(.seconds(185)) == "~3m")
         #expect(ProgressText.remaining(.seconds(3599)) == "~60m")
         #expect(ProgressText.remaining(.seconds(3600)) == ">1h")
