@@ -61,16 +61,7 @@ enum RunDemo {
     }
 
     @MainActor static func runAndExit(_ arguments: [String]) async -> Never {
-        guard let options = parse(arguments) else {
-            print("usage: \(usage)")
-            exit(arguments.contains("--help") ? 0 : 2)
-        }
-        do {
-            try await run(options)
-            exit(0)
-        } catch {
-            exit(WaitAlertExit.status(for: error) ?? 1)
-        }
+        await runModeAndExit(arguments, usage: usage, parse: parse, run: run)
     }
 
     @MainActor static func run(_ options: Options) async throws {

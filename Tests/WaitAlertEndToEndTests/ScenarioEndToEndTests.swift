@@ -61,6 +61,19 @@
                 return seen
             }
 
+            /// Ctrl-Z: the job stops, and the shell has its terminal back as it was (echo, line
+            /// editing, the cursor); then `fg`. Returns where the output after `fg` begins.
+            static func stopAndResume(_ shell: DemoProcess) async throws -> Int {
+                try shell.type([0x1A])
+                try await shell.waitForOutput("Stopped", then: DemoProcess.shellPrompt)
+                let stopped = try await shell.shellModes()
+                #expect(stopped.echo && stopped.canonical, "\(shell.report)")
+                #expect(shell.screen.isCursorVisible, "\(shell.report)")
+                let resumed = shell.output.count
+                try shell.type("fg\r")
+                return resumed
+            }
+
             // MARK: - The hasher
 
             /// 1,000 files hashed in four child tasks on a terminal: every hash is printed once,
@@ -137,13 +150,7 @@
                         spinnerScalars.contains($0)
                     }
                 }
-                try shell.type([0x1A])
-                try await shell.waitForOutput("Stopped", then: DemoProcess.shellPrompt)
-                let stopped = try await shell.shellModes()
-                #expect(stopped.echo && stopped.canonical, "\(shell.report)")
-                #expect(shell.screen.isCursorVisible, "\(shell.report)")
-                let resumed = shell.output.count
-                try shell.type("fg\r")
+                let resumed = try await Self.stopAndResume(shell)
                 try await shell.waitForOutput("✔ Hashed 400 files (", after: resumed, timeout: .seconds(60))
                 try await shell.waitForOutput(DemoProcess.shellPrompt, after: shell.output.count - 20)
                 let hashes = Self.hashLines(shell.screen.transcript, under: files.path)
@@ -189,12 +196,7 @@
                 let shell = try await kind.start()
                 try shell.type("\(try Self.executable()) fetch\r")
                 try await shell.waitFor(text: "fetched mirror")
-                try shell.type([0x1A])
-                try await shell.waitForOutput("Stopped", then: DemoProcess.shellPrompt)
-                let stopped = try await shell.shellModes()
-                #expect(stopped.echo && stopped.canonical, "\(shell.report)")
-                let resumed = shell.output.count
-                try shell.type("fg\r")
+                let resumed = try await Self.stopAndResume(shell)
                 try await shell.waitForOutput("✔ Fetched 20 mirrors (", after: resumed, timeout: .seconds(30))
                 try await shell.waitForOutput(DemoProcess.shellPrompt, after: shell.output.count - 20)
                 let modes = try await shell.shellModes()
@@ -266,12 +268,7 @@
                 try shell.type(
                     "PATH='\(environment["PATH"]!)' FAIL_HOST= wait-alert --title Deploy -- sh \(script)\r")
                 try await shell.waitFor(text: "stopping web-2")
-                try shell.type([0x1A])
-                try await shell.waitForOutput("Stopped", then: DemoProcess.shellPrompt)
-                let stopped = try await shell.shellModes()
-                #expect(stopped.echo && stopped.canonical, "\(shell.report)")
-                let resumed = shell.output.count
-                try shell.type("fg\r")
+                let resumed = try await Self.stopAndResume(shell)
                 try await shell.waitForOutput("✔ Deploy (", after: resumed, timeout: .seconds(30))
                 try await shell.waitForOutput(DemoProcess.shellPrompt, after: shell.output.count - 20)
                 let transcript = shell.screen.transcript
@@ -320,12 +317,7 @@
                 let shell = try await kind.start()
                 try shell.type("\(try Self.executable()) backup \(files.path) --to \(archives)\r")
                 try await shell.waitFor(text: "? Archive 20 files? (Y/n)")
-                try shell.type([0x1A])
-                try await shell.waitForOutput("Stopped", then: DemoProcess.shellPrompt)
-                let stopped = try await shell.shellModes()
-                #expect(stopped.echo && stopped.canonical, "\(shell.report)")
-                let resumed = shell.output.count
-                try shell.type("fg\r")
+                let resumed = try await Self.stopAndResume(shell)
                 try await shell.waitForOutput("Archive 20 files?", after: resumed)
                 try shell.type("y")
                 try await shell.waitForOutput("Archive name:", after: resumed)
