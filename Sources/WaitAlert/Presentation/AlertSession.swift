@@ -29,7 +29,13 @@ final class AlertSession {
     nonisolated let workExecutor: (any TaskExecutor)?
 
     /// The steps planned under this alert that have not shown yet.
-    var plannedSteps: [String] = []
+    private(set) var plannedSteps = PlannedSteps()
+    /// The child tasks that wait for a slot under a concurrency limit, counted.
+    private(set) var waitingTasks = 0
+    /// How many groups of child tasks under this alert may have more tasks than they counted.
+    private var uncountedGroups = 0
+    /// What waits under this alert as its snapshots carry it, made again only when it changed.
+    private var pendingWork: OutOfLine<PendingWork>?
     /// The planned step of its parent this alert runs, until the alert shows or ends.
     var claimedStep: String?
     /// What a terminal region does with the row once the task has ended.
@@ -84,11 +90,43 @@ final class AlertSession {
         var snapshot = snapshot
         snapshot.parent = parent?.id
         snapshot.depth = depth
-        snapshot.plannedSteps = plannedSteps
+        snapshot.storedPendingWork = pendingWork
         snapshot.retention = retention
         snapshot.claimsPlannedStep = claimedStep != nil
         snapshot.groupProgress = group?.tally.progress(at: now, ended: timeline.outcome != nil)
         return snapshot
+    }
+
+    /// Plans `steps` after those planned already.
+    func plan(_ steps: [String]) {
+        plannedSteps.append(contentsOf: steps)
+        pendingWorkChanged()
+    }
+
+    /// Takes the first planned step titled `title` out (its task has shown); returns whether
+    /// there was one.
+    func removePlannedStep(_ title: String) -> Bool {
+        guard plannedSteps.removeFirst(title) else { return false }
+        pendingWorkChanged()
+        return true
+    }
+
+    /// Counts `change` more child tasks waiting for a slot (fewer, when negative), and `uncounted`
+    /// more groups that may have more tasks than they counted.
+    func countWaiting(_ change: Int, uncounted: Int = 0) {
+        guard change != 0 || uncounted != 0 else { return }
+        waitingTasks = max(waitingTasks + change, 0)
+        uncountedGroups = max(uncountedGroups + uncounted, 0)
+        pendingWorkChanged()
+    }
+
+    /// Makes what waits under the alert again, for its next snapshots: the first planned steps
+    /// by title, and counts.
+    private func pendingWorkChanged() {
+        let work = PendingWork(
+            listedSteps: plannedSteps.prefix(WaitAlertSnapshot.listedPlannedSteps),
+            plannedSteps: plannedSteps.count, waitingTasks: waitingTasks, hasUncountedTasks: uncountedGroups > 0)
+        pendingWork = work.isEmpty ? nil : .value(work)
     }
 
     /// Takes the look of its child task `child` into the group's progress; returns whether the
@@ -96,6 +134,11 @@ final class AlertSession {
     func childChanged(_ child: AlertSession, _ snapshot: WaitAlertSnapshot) -> Bool {
         groupStorage.tally.set(
             child.id, GroupProgressTally.Part(of: snapshot, claimsPlannedStep: child.claimedStep != nil))
+    }
+
+    /// Its child task `child` is gone: the group's progress keeps what it counted, not its part.
+    func childGone(_ child: AlertSession) {
+        group?.tally.retire(child.id)
     }
 
     /// Once no one holds the session, nothing drains its mailbox: reports are ignored from then on,
@@ -159,9 +202,11 @@ final class AlertSession {
         for line in batch.logs[logsBeforeText...] { actions += timeline.send(.log(line), at: reported) }
         if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: ended) }
         actions += timeline.advance(to: now)
-        if !isGone, let group = plannedSteps.isEmpty ? group : groupStorage {
+        if !isGone, let group = pendingWork == nil ? group : groupStorage {
             group.tally.own = timeline.progress
             group.tally.planned = plannedSteps.count
+            group.tally.waiting = waitingTasks
+            group.tally.hasUncountedTasks = uncountedGroups > 0
             group.tally.update(at: now, ownWork: .init(timeline.outcome))
         }
 
