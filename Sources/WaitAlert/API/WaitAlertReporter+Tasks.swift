@@ -119,6 +119,10 @@ extension WaitAlertReporter {
     /// way to the child task of the same title once it shows. Steps that never run are listed as
     /// not run when the alert ends.
     ///
+    /// Thousands of steps cost a count: the region shows as many as it has lines for and counts
+    /// the rest on its last line (`… 9991 pending`), the header counts them all, and a step leaves
+    /// the plan in the same time however many are planned.
+    ///
     /// ```swift
     /// try await withWaitAlert("Deploying") { deploy in
     ///     await deploy.plan(["Building", "Uploading", "Restarting"])
@@ -141,7 +145,12 @@ extension WaitAlertReporter {
 
     /// Begins a child alert of this reporter's alert on its presenter (or, for a reporter without
     /// one, a top-level alert on the current presenter).
+    ///
+    /// Never inlined: its values (a session being made, a timeline, snapshots) would become part
+    /// of the async frame of every row that awaits it, and a row's frames would outgrow the first
+    /// allocation slab of its task.
     @MainActor
+    @inline(never)
     private func beginChild(
         _ title: String, mailbox: ReportMailbox, cancellation: WorkCancellation, retention: WaitAlertRowRetention,
         claimsPlannedStep: Bool? = nil, leavesWaiting: Bool = false
@@ -204,10 +213,11 @@ extension WaitAlertReporter {
         }
         // What every task shares, in one object: each task's closure holds little of its own.
         let siblings = SiblingWork(reporter: self, retention: retention, failsFast: policy == .failFast)
+        // Each task's result, in the elements' order (a failure is a `FailedTask`, with its title).
         var results: [Result<Value, any Error>?] = []
-        var failedTitles: [Int: String] = [:]
+        results.reserveCapacity(turns.counted)
         do {
-            try await withThrowingTaskGroup(of: (Int, String, Result<Value, any Error>).self) { group in
+            try await withThrowingTaskGroup(of: (Int, Result<Value, any Error>).self) { group in
                 var running = 0
                 // Starts the next task, if a slot is free and an element is left. Once the group
                 // is cancelled (a failure under fail fast, the caller's cancellation, Ctrl-C), no
@@ -238,10 +248,10 @@ extension WaitAlertReporter {
                                 }
                             }
                         } catch {
-                            return (index, title, .failure(error))
+                            return (index, .failure(FailedTask(title: title, error: error)))
                         }
                         guard let value else { preconditionFailure("the work returned") }
-                        return (index, title, .success(value))
+                        return (index, .success(value))
                     }
                     return true
                 }
@@ -254,15 +264,12 @@ extension WaitAlertReporter {
                     }
                 }
                 await fillSlots()
-                while let (index, title, result) = try await group.next() {
+                while let (index, result) = try await group.next() {
                     running -= 1
                     results[index] = result
-                    if case .failure(let error) = result {
-                        failedTitles[index] = title
-                        if policy == .failFast {
-                            group.cancelAll()
-                            throw siblings.failure ?? error
-                        }
+                    if case .failure(let failure) = result, policy == .failFast {
+                        group.cancelAll()
+                        throw siblings.failure ?? (failure as? FailedTask)?.error ?? failure
                     }
                     await fillSlots()
                 }
@@ -273,9 +280,9 @@ extension WaitAlertReporter {
         }
         await leaveNotRun(&turns, title: title)
         try Task.checkCancellation()
-        let failures = results.indices.compactMap { index -> WaitAlertTaskFailures.Failure? in
-            guard case .failure(let error)? = results[index] else { return nil }
-            return WaitAlertTaskFailures.Failure(title: failedTitles[index] ?? "", error: error)
+        let failures = results.compactMap { result -> WaitAlertTaskFailures.Failure? in
+            guard case .failure(let failure as FailedTask)? = result else { return nil }
+            return WaitAlertTaskFailures.Failure(title: failure.title, error: failure.error)
         }
         if !failures.isEmpty { throw WaitAlertTaskFailures(failures: failures) }
         return results.map { result in
@@ -294,6 +301,12 @@ extension WaitAlertReporter {
         await parent?.leaveNotRun(
             notRun.titles, waitingChange: notRun.waitingChange, uncounted: notRun.uncountedChange)
     }
+}
+
+/// A task of a group that failed: its title and what it threw.
+private struct FailedTask: Error {
+    var title: String
+    var error: any Error
 }
 
 /// The work of a group's running tasks, so that a task failing under fail fast cancels its

@@ -128,7 +128,7 @@ public final class WaitAlertPresenter {
         retention: WaitAlertRowRetention = .record, claimsPlannedStep: Bool? = nil, leavesWaiting: Bool = false,
         beganAt: Duration? = nil
     ) -> AlertSession {
-        let claims = parent.map { (claimsPlannedStep ?? true) && $0.plannedSteps.contains(text) } ?? false
+        let claims = parent.map { (claimsPlannedStep ?? true) && $0.hasPlannedStep(text) } ?? false
         let session = AlertSession(
             text: text, timing: timing.map(SharedTiming.init) ?? parent?.timeline.sharedTiming ?? sharedTiming,
             kind: kind, clock: clock,
