@@ -94,12 +94,12 @@
                 }
             }
 
-            /// 4,000 files of about a millisecond each (`--delay 1`), four at a time: on a terminal
-            /// the region shows the header counting every file and one line for the files waiting
-            /// their turn, never a row each, and the run takes about as long as piped.
+            /// 4,000 files of about two milliseconds each (`--delay 2`), four at a time: on a
+            /// terminal the region shows the header counting every file and one line for the files
+            /// waiting their turn, never a row each, and the run takes about as long as piped.
             @Test func hashingThousandsOfFilesCountsTheFilesWaiting() async throws {
                 let files = try Files(4000)
-                let arguments = ["hash", "--jobs", "4", "--quiet", "--delay", "1", files.path]
+                let arguments = ["hash", "--jobs", "4", "--quiet", "--delay", "2", files.path]
                 let piped = try DemoProcess(arguments, connection: .pipe, program: try Self.executable())
                 let pipedStart = ContinuousClock.now
                 #expect(try await piped.waitForExit(timeout: .seconds(60)) == .exited(0), "\(piped.report)")
