@@ -43,7 +43,8 @@ public struct WaitAlertGroupProgress: Sendable, Hashable {
     /// The time left for the whole group: to what the work still running can reach (work a
     /// child task left undone is not counted in it).
     public var remaining: WaitAlertRateEstimator.Remaining
-    /// Child tasks in all: those begun and the planned steps waiting their turn.
+    /// Child tasks in all: those begun and those waiting their turn (planned steps, tasks waiting
+    /// for a slot under a concurrency limit); with ``hasUncountedTasks``, those counted so far.
     public var tasks: Int
     /// Child tasks that have ended, whatever their outcome.
     public var finishedTasks: Int
