@@ -14,7 +14,8 @@ import WaitAlert
 let arguments = Set(CommandLine.arguments.dropFirst())
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
 let groups = [
-    "update", "storm", "text", "fast", "memory", "flood", "idle", "tasks", "region", "scale", "estimator", "iteration",
+    "update", "storm", "text", "fast", "memory", "flood", "idle", "tasks", "region", "scale", "quick-tasks",
+    "estimator", "iteration",
 ]
 /// The groups to run, in their usual order: `--only=fast,idle` runs two.
 let chosen = only.map { Set($0.split(separator: ",").map(String.init)) }
@@ -41,6 +42,7 @@ if wanted("idle") { rows += await figures.idleSpinning() }
 if wanted("tasks") { rows += await figures.childTaskUpdates() }
 if wanted("region") { rows += await figures.regionFrames() }
 if wanted("scale") { rows += await figures.childTasksAtScale() }
+if wanted("quick-tasks") { rows += await figures.quickTasksUnderALimit() }
 if wanted("estimator") { rows += figures.estimator() }
 if wanted("iteration") { rows += await figures.iterationCost() }
 

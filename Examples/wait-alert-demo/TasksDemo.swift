@@ -6,6 +6,9 @@
 //     swift run wait-alert-demo tasks --succeed     no failure: linking and testing run (exit 0)
 //     swift run wait-alert-demo tasks --jobs 8      at most 8 targets at a time, the rest pending
 //     swift run wait-alert-demo tasks --seed 7      other durations, file counts and warnings
+//     swift run wait-alert-demo tasks --count 10000 --jobs 4
+//                                                   10,000 targets (the 40 names again, numbered),
+//                                                   4 at a time: the rest counted as pending
 //
 // Ctrl-C cancels every task and the demo exits with 130. The durations come from a seeded
 // generator, so a run is the same every time (to within the scheduler's jitter).
@@ -25,9 +28,11 @@ enum TasksDemo {
         /// At most this many targets compile at once; `nil` for all of them.
         var jobs: Int?
         var seed: UInt64 = 1
+        /// How many targets the build compiles.
+        var count = Target.names.count
     }
 
-    static let usage = "wait-alert-demo tasks [--fail-fast] [--succeed] [--jobs N] [--seed N]"
+    static let usage = "wait-alert-demo tasks [--fail-fast] [--succeed] [--jobs N] [--seed N] [--count N]"
 
     /// The options in `arguments` (what follows `tasks`), or `nil` when they are not understood.
     static func parse(_ arguments: [String]) -> Options? {
@@ -43,6 +48,9 @@ enum TasksDemo {
             case "--seed":
                 guard let value = rest.popFirst().flatMap({ UInt64($0) }) else { return nil }
                 options.seed = value
+            case "--count":
+                guard let value = rest.popFirst().flatMap({ Int($0) }), value > 0 else { return nil }
+                options.count = value
             default: return nil
             }
         }
@@ -66,7 +74,8 @@ enum TasksDemo {
 
     /// The steps of the build, each a child task of `build`.
     @MainActor static func runSteps(of build: WaitAlertReporter, _ options: Options) async throws {
-        let targets = Target.all(seed: options.seed, failing: options.succeed ? nil : "Networking")
+        let targets = Target.all(
+            seed: options.seed, failing: options.succeed ? nil : "Networking", count: options.count)
         await build.plan(steps)
         try await build.step("Resolving packages", success: { _ in "Resolved 6 packages" }, operation: resolve)
         await build.skipStep("Running build plugins", reason: "no plugins in the package graph")
@@ -168,11 +177,13 @@ struct Target: Sendable {
         "Resources", "UI", "Images",
     ]
 
-    /// The 40 targets, with durations, file counts and warnings drawn from `seed`; `failing` (if
-    /// any) logs errors and fails.
-    static func all(seed: UInt64, failing: String?) -> [Target] {
+    /// `count` targets (the 40 names, then again numbered: `Core2`), with durations, file counts
+    /// and warnings drawn from `seed`; `failing` (if any) logs errors and fails.
+    static func all(seed: UInt64, failing: String?, count: Int = names.count) -> [Target] {
         var random = SplitMix64(seed: seed)
-        return names.map { name in
+        return (0..<count).map { index in
+            let base = names[index % names.count]
+            let name = index < names.count ? base : "\(base)\(index / names.count + 1)"
             var target = Target(
                 name: name, files: Int(random.next(below: 53)) + 8,
                 duration: .milliseconds(1200 + Int(random.next(below: 2400))))
@@ -180,7 +191,7 @@ struct Target: Sendable {
                 let line = 20 + Int(random.next(below: 300))
                 target.warnings = ["\(name)/\(name).swift:\(line):9: warning: 'count' was never mutated"]
             }
-            switch name {
+            switch base {
             case "Core", "Parser", "Database", "UI":
                 target.kind = .withSteps
                 target.duration = max(target.duration, .milliseconds(3000))

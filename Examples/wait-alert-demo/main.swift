@@ -14,7 +14,7 @@
 //     swift run wait-alert-demo --twice      a toast, and after a Ctrl-C the timeline once more
 //     swift run wait-alert-demo --forget     a fire-and-forget alert ended by the last statement
 //     swift run wait-alert-demo --forget-elsewhere   the same, ended from another thread
-//     swift run wait-alert-demo tasks [--fail-fast] [--succeed] [--jobs N] [--seed N]
+//     swift run wait-alert-demo tasks [--fail-fast] [--succeed] [--jobs N] [--seed N] [--count N]
 //                                           a build of 40 concurrent child tasks (TasksDemo.swift)
 //     swift run wait-alert-demo progress [--fail] [--seed N]
 //                                           downloads with byte progress, a stall and a resume

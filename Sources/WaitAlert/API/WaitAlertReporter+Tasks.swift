@@ -78,16 +78,16 @@ extension WaitAlertReporter {
     /// time. With the group task's own frames it fits the task's first allocation slab, which
     /// keeps ten thousand rows small.
     ///
-    /// A row that waited its turn takes the place of the step planned for it; one that started
-    /// at once (`claimsPlannedStep` false) takes none, even when a later task has its title.
+    /// It takes the place of no planned step, whatever its title; one that `leftWaiting` was
+    /// counted among the tasks waiting for a slot, and is counted as begun instead.
     private func row(
-        _ title: String, retention: WaitAlertRowRetention, cancellation: WorkCancellation,
-        claimsPlannedStep: Bool, operation: (WaitAlertReporter) async throws -> Void
+        _ title: String, retention: WaitAlertRowRetention, cancellation: WorkCancellation, leftWaiting: Bool,
+        operation: (WaitAlertReporter) async throws -> Void
     ) async throws {
         let mailbox = ReportMailbox()
         let (presenter, session) = await beginChild(
-            title, mailbox: mailbox, cancellation: cancellation, retention: retention,
-            claimsPlannedStep: claimsPlannedStep)
+            title, mailbox: mailbox, cancellation: cancellation, retention: retention, claimsPlannedStep: false,
+            leavesWaiting: leftWaiting)
         let reporter = WaitAlertReporter(mailbox: mailbox, parent: AlertParent(presenter: presenter, session: session))
         cancellation.enter()
         var failure: (any Error)?
@@ -119,6 +119,10 @@ extension WaitAlertReporter {
     /// way to the child task of the same title once it shows. Steps that never run are listed as
     /// not run when the alert ends.
     ///
+    /// Thousands of steps cost a count: the region shows as many as it has lines for and counts
+    /// the rest on its last line (`… 9991 pending`), the header counts them all, and a step leaves
+    /// the plan in the same time however many are planned.
+    ///
     /// ```swift
     /// try await withWaitAlert("Deploying") { deploy in
     ///     await deploy.plan(["Building", "Uploading", "Restarting"])
@@ -141,17 +145,22 @@ extension WaitAlertReporter {
 
     /// Begins a child alert of this reporter's alert on its presenter (or, for a reporter without
     /// one, a top-level alert on the current presenter).
+    ///
+    /// Never inlined: its values (a session being made, a timeline, snapshots) would become part
+    /// of the async frame of every row that awaits it, and a row's frames would outgrow the first
+    /// allocation slab of its task.
     @MainActor
+    @inline(never)
     private func beginChild(
         _ title: String, mailbox: ReportMailbox, cancellation: WorkCancellation, retention: WaitAlertRowRetention,
-        claimsPlannedStep: Bool? = nil
+        claimsPlannedStep: Bool? = nil, leavesWaiting: Bool = false
     ) -> (WaitAlertPresenter, AlertSession) {
         let presenter = parent?.presenter ?? .current
         let session =
             if let parent {
                 presenter.begin(
                     title, mailbox: mailbox, parent: parent.session, retention: retention,
-                    claimsPlannedStep: claimsPlannedStep)
+                    claimsPlannedStep: claimsPlannedStep, leavesWaiting: leavesWaiting)
             } else {
                 presenter.beginTopLevel(title, timing: nil, mailbox: mailbox)
             }
@@ -162,11 +171,21 @@ extension WaitAlertReporter {
 
     /// Runs `operation` for every element at once (at most `maxConcurrency` at a time), each as a
     /// child task of this alert titled by `title`, and returns the values in the elements' order.
-    /// With a concurrency limit, the tasks waiting their turn show as pending.
+    ///
+    /// The elements are taken from the sequence as slots free up: a lazy sequence of a million
+    /// elements is never held whole, and `title` makes a task's title as it starts. The tasks
+    /// waiting their turn are counted, not listed: the group's header counts them
+    /// (`Hashing · 120/16000`), and a terminal region shows the running rows and, on its last
+    /// line, how many wait (`… 15876 pending`). The size of the group is known at once for a
+    /// random-access collection (an array, a range); for another sequence, the group counts what
+    /// it knows (its `underestimatedCount`, then each task as it starts) and says that more may
+    /// come (`Hashing · 120/124+`) until the sequence ends.
     ///
     /// With ``WaitAlertFailurePolicy/failFast`` the first failure cancels the others (structured
     /// cancellation) and is rethrown; with ``WaitAlertFailurePolicy/keepGoing`` every task runs to
-    /// its end and the failures are thrown together as ``WaitAlertTaskFailures``.
+    /// its end and the failures are thrown together as ``WaitAlertTaskFailures``. A group that
+    /// stops early leaves one line for the tasks that never started (`○ 96 tasks not run:
+    /// Compiling M4, Compiling M5, Compiling M6 and 93 more`), naming the first few.
     ///
     /// ```swift
     /// let objects = try await build.tasks(for: targets, policy: .keepGoing, maxConcurrency: 8) { target in
@@ -178,69 +197,92 @@ extension WaitAlertReporter {
     ///
     /// - Throws: the first failure (fail fast), ``WaitAlertTaskFailures`` (keep going), or
     ///   `CancellationError` when the calling task is cancelled.
-    public func tasks<Element: Sendable, Value: Sendable>(
-        for elements: [Element],
+    public func tasks<Elements: Sequence, Value: Sendable>(
+        for elements: Elements,
         policy: WaitAlertFailurePolicy = .failFast,
         maxConcurrency: Int? = nil,
         retention: WaitAlertRowRetention = .record,
         isolation: isolated (any Actor)? = #isolation,
-        title: (Element) -> String,
-        operation: @escaping @Sendable (Element, WaitAlertReporter) async throws -> Value
-    ) async throws -> [Value] {
-        let titles = elements.map(title)
-        let limit = max(maxConcurrency ?? elements.count, 1)
-        if limit < elements.count { await plan(Array(titles[limit...])) }
+        title: (Elements.Element) -> String,
+        operation: @escaping @Sendable (Elements.Element, WaitAlertReporter) async throws -> Value
+    ) async throws -> [Value] where Elements.Element: Sendable {
+        var turns = ElementTurns(elements)
+        let limit = max(maxConcurrency ?? .max, 1)
+        if turns.counted > 0 || turns.isUncounted {
+            await parent?.countWaiting(turns.counted, uncounted: turns.isUncounted ? 1 : 0)
+        }
         // What every task shares, in one object: each task's closure holds little of its own.
         let siblings = SiblingWork(reporter: self, retention: retention, failsFast: policy == .failFast)
-        var results = [Result<Value, any Error>?](repeating: nil, count: elements.count)
-        try await withThrowingTaskGroup(of: (Int, Result<Value, any Error>).self) { group in
-            var next = 0
-            // Once the group is cancelled (a failure under fail fast, the caller's cancellation,
-            // Ctrl-C), no task waiting its turn starts: its pending row ends as not run.
-            func addTask() {
-                guard next < elements.count, !Task.isCancelled else { return }
-                let (index, element, title) = (next, elements[next], titles[next])
-                let waitedItsTurn = index >= limit  // its step was planned
-                next += 1
-                group.addTask {
-                    let work = siblings.begin(index)
-                    defer { siblings.end(index) }
-                    var value: Value?
-                    do {
-                        try await siblings.reporter.row(
-                            title, retention: siblings.retention, cancellation: work, claimsPlannedStep: waitedItsTurn
-                        ) { row in
-                            do {
-                                value = try await operation(element, row)
-                            } catch {
-                                // Fail fast from the failing work itself: the siblings' work is
-                                // cancelled at once, even while the group's owner waits for a
-                                // thread or its actor.
-                                if siblings.failsFast { siblings.cancelAll(because: error) }
-                                throw error
-                            }
-                        }
-                    } catch {
-                        return (index, .failure(error))
+        // Each task's result, in the elements' order (a failure is a `FailedTask`, with its title).
+        var results: [Result<Value, any Error>?] = []
+        results.reserveCapacity(turns.counted)
+        do {
+            try await withThrowingTaskGroup(of: (Int, Result<Value, any Error>).self) { group in
+                var running = 0
+                // Starts the next task, if a slot is free and an element is left. Once the group
+                // is cancelled (a failure under fail fast, the caller's cancellation, Ctrl-C), no
+                // task starts: those left are counted as not run.
+                func addTask() -> Bool {
+                    guard running < limit, !Task.isCancelled, let (element, counted) = turns.next() else {
+                        return false
                     }
-                    guard let value else { preconditionFailure("the work returned") }
-                    return (index, .success(value))
+                    let (index, title) = (results.count, title(element))
+                    results.append(nil)
+                    running += 1
+                    group.addTask {
+                        let work = siblings.begin(index)
+                        defer { siblings.end(index) }
+                        var value: Value?
+                        do {
+                            try await siblings.reporter.row(
+                                title, retention: siblings.retention, cancellation: work, leftWaiting: counted
+                            ) { row in
+                                do {
+                                    value = try await operation(element, row)
+                                } catch {
+                                    // Fail fast from the failing work itself: the siblings' work
+                                    // is cancelled at once, even while the group's owner waits
+                                    // for a thread or its actor.
+                                    if siblings.failsFast { siblings.cancelAll(because: error) }
+                                    throw error
+                                }
+                            }
+                        } catch {
+                            return (index, .failure(FailedTask(title: title, error: error)))
+                        }
+                        guard let value else { preconditionFailure("the work returned") }
+                        return (index, .success(value))
+                    }
+                    return true
+                }
+                func fillSlots() async {
+                    while addTask() {}
+                    // The sequence has ended: what it was counted for and did not hold, and
+                    // the more it might have held, are no longer waiting.
+                    if let (uncounted, unfilled) = turns.takeEnd() {
+                        await parent?.countWaiting(-unfilled, uncounted: uncounted ? -1 : 0)
+                    }
+                }
+                await fillSlots()
+                while let (index, result) = try await group.next() {
+                    running -= 1
+                    results[index] = result
+                    if case .failure(let failure) = result, policy == .failFast {
+                        group.cancelAll()
+                        throw siblings.failure ?? (failure as? FailedTask)?.error ?? failure
+                    }
+                    await fillSlots()
                 }
             }
-            for _ in 0..<limit { addTask() }
-            while let (index, result) = try await group.next() {
-                results[index] = result
-                if case .failure(let error) = result, policy == .failFast {
-                    group.cancelAll()
-                    throw siblings.failure ?? error
-                }
-                addTask()
-            }
+        } catch {
+            await leaveNotRun(&turns, title: title)
+            throw error
         }
+        await leaveNotRun(&turns, title: title)
         try Task.checkCancellation()
-        let failures = zip(titles, results).compactMap { title, result -> WaitAlertTaskFailures.Failure? in
-            guard case .failure(let error)? = result else { return nil }
-            return WaitAlertTaskFailures.Failure(title: title, error: error)
+        let failures = results.compactMap { result -> WaitAlertTaskFailures.Failure? in
+            guard case .failure(let failure as FailedTask)? = result else { return nil }
+            return WaitAlertTaskFailures.Failure(title: failure.title, error: failure.error)
         }
         if !failures.isEmpty { throw WaitAlertTaskFailures(failures: failures) }
         return results.map { result in
@@ -248,6 +290,23 @@ extension WaitAlertReporter {
             return value
         }
     }
+
+    /// A group that stopped before its sequence ended: the elements it did not take are counted
+    /// as not run, the first few by title (taken from the sequence now), for its recap.
+    private func leaveNotRun<Elements: Sequence>(
+        _ turns: inout ElementTurns<Elements>, title: (Elements.Element) -> String,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        guard let notRun = turns.takeNotRun(naming: GroupRecap.notRunListed + 1, title: title) else { return }
+        await parent?.leaveNotRun(
+            notRun.titles, waitingChange: notRun.waitingChange, uncounted: notRun.uncountedChange)
+    }
+}
+
+/// A task of a group that failed: its title and what it threw.
+private struct FailedTask: Error {
+    var title: String
+    var error: any Error
 }
 
 /// The work of a group's running tasks, so that a task failing under fail fast cancels its

@@ -140,4 +140,19 @@ struct AlertParent: Sendable {
 
     @MainActor
     func skipStep(_ title: String, reason: String?) { presenter.skipStep(title, reason: reason, under: session) }
+
+    /// Counts `change` more child tasks waiting for a slot (fewer, when negative), and `uncounted`
+    /// more groups of them that may have more than they counted.
+    @MainActor
+    func countWaiting(_ change: Int, uncounted: Int) {
+        guard change != 0 || uncounted != 0 else { return }
+        presenter.countWaiting(change, uncounted: uncounted, under: session)
+    }
+
+    /// A group of child tasks stopped early: `titles` name the first tasks it never started (its
+    /// recap lists them as planned steps not run), and the counts of those waiting change.
+    @MainActor
+    func leaveNotRun(_ titles: [String], waitingChange: Int, uncounted: Int) {
+        presenter.leaveNotRun(titles, waitingChange: waitingChange, uncounted: uncounted, under: session)
+    }
 }

@@ -68,7 +68,8 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         var began: Duration
         /// Whether the alert is on screen and its work runs: the heartbeat names it.
         var isRunning = false
-        var plannedSteps: [String] = []
+        /// What waited its turn under it, as last seen before it ended.
+        var pending = PendingWork()
         /// The quarter of its progress last printed (0 … 4), and when.
         var quarter = 0
         var progressAt: Duration?
@@ -137,7 +138,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
             alerts[alert] ?? Printed(at: instant, parent: snapshot.parent, title: snapshot.text, began: instant)
         defer { alerts[alert] = snapshot.phase == .gone ? nil : printed }
         if snapshot.outcome == nil {
-            printed.plannedSteps = snapshot.plannedSteps
+            printed.pending = snapshot.pendingWork
             printed.progress = ProgressText.figures(of: snapshot)
         }
         printed.isRunning = snapshot.outcome == nil && snapshot.isOnScreen && snapshot.phase < .lingering
@@ -246,7 +247,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         if let parent = snapshot.parent {
             recap.ended(alert, of: parent, with: final)
         }
-        var lines = recap.close(alert, planned: printed.plannedSteps).map(\.plain)
+        var lines = recap.close(alert, pending: printed.pending).map(\.plain)
         if snapshot.parent == nil, case .success = snapshot.outcome, printed.quarter < 4,
             let progress = ProgressText.figures(of: snapshot), progress.fraction == 1
         {

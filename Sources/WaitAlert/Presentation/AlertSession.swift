@@ -28,21 +28,36 @@ final class AlertSession {
     /// Where the work of `withWaitAlert` runs when not isolated to an actor (the presenter's).
     nonisolated let workExecutor: (any TaskExecutor)?
 
-    /// The steps planned under this alert that have not shown yet.
-    var plannedSteps: [String] = []
     /// The planned step of its parent this alert runs, until the alert shows or ends.
     var claimedStep: String?
     /// What a terminal region does with the row once the task has ended.
     let retention: WaitAlertRowRetention
-    /// The progress of the alert and its child tasks together, for its snapshot: made once it has
-    /// a child task or a planned step, and kept out of line (most alerts have neither).
+    /// What the alert has as a group — its progress together with its child tasks', the steps
+    /// planned and the tasks waiting under it — made once it has a child task, a planned step or
+    /// a waiting task, and kept out of line (most alerts have none).
     private var group: GroupStorage?
 
     private final class GroupStorage {
         var tally = GroupProgressTally()
+        /// The steps planned under the alert that have not shown yet.
+        var plannedSteps = PlannedSteps()
+        /// The child tasks that wait for a slot under a concurrency limit, counted.
+        var waitingTasks = 0
+        /// How many groups of child tasks under the alert may have more tasks than they counted.
+        var uncountedGroups = 0
+        /// What waits under the alert as its snapshots carry it, made again only when it changed.
+        var pendingWork: OutOfLine<PendingWork>?
+
+        /// Makes ``pendingWork`` again: the first planned steps by title, and counts.
+        func pendingWorkChanged() {
+            let work = PendingWork(
+                listedSteps: plannedSteps.prefix(WaitAlertSnapshot.listedPlannedSteps),
+                plannedSteps: plannedSteps.count, waitingTasks: waitingTasks, hasUncountedTasks: uncountedGroups > 0)
+            pendingWork = work.isEmpty ? nil : .value(work)
+        }
     }
 
-    /// The group's tally, made on first use.
+    /// The group's storage, made on first use.
     private var groupStorage: GroupStorage {
         if let group { return group }
         let made = GroupStorage()
@@ -84,11 +99,42 @@ final class AlertSession {
         var snapshot = snapshot
         snapshot.parent = parent?.id
         snapshot.depth = depth
-        snapshot.plannedSteps = plannedSteps
+        snapshot.storedPendingWork = group?.pendingWork
         snapshot.retention = retention
         snapshot.claimsPlannedStep = claimedStep != nil
         snapshot.groupProgress = group?.tally.progress(at: now, ended: timeline.outcome != nil)
         return snapshot
+    }
+
+    /// Whether a step titled `title` is planned under the alert and has not shown yet.
+    func hasPlannedStep(_ title: String) -> Bool {
+        group?.plannedSteps.contains(title) ?? false
+    }
+
+    /// Plans `steps` after those planned already.
+    func plan(_ steps: [String]) {
+        guard !steps.isEmpty else { return }
+        let group = groupStorage
+        group.plannedSteps.append(contentsOf: steps)
+        group.pendingWorkChanged()
+    }
+
+    /// Takes the first planned step titled `title` out (its task has shown); returns whether
+    /// there was one.
+    func removePlannedStep(_ title: String) -> Bool {
+        guard let group, group.plannedSteps.removeFirst(title) else { return false }
+        group.pendingWorkChanged()
+        return true
+    }
+
+    /// Counts `change` more child tasks waiting for a slot (fewer, when negative), and `uncounted`
+    /// more groups that may have more tasks than they counted.
+    func countWaiting(_ change: Int, uncounted: Int = 0) {
+        guard change != 0 || uncounted != 0 else { return }
+        let group = groupStorage
+        group.waitingTasks = max(group.waitingTasks + change, 0)
+        group.uncountedGroups = max(group.uncountedGroups + uncounted, 0)
+        group.pendingWorkChanged()
     }
 
     /// Takes the look of its child task `child` into the group's progress; returns whether the
@@ -96,6 +142,11 @@ final class AlertSession {
     func childChanged(_ child: AlertSession, _ snapshot: WaitAlertSnapshot) -> Bool {
         groupStorage.tally.set(
             child.id, GroupProgressTally.Part(of: snapshot, claimsPlannedStep: child.claimedStep != nil))
+    }
+
+    /// Its child task `child` is gone: the group's progress keeps what it counted, not its part.
+    func childGone(_ child: AlertSession) {
+        group?.tally.retire(child.id)
     }
 
     /// Once no one holds the session, nothing drains its mailbox: reports are ignored from then on,
@@ -159,9 +210,11 @@ final class AlertSession {
         for line in batch.logs[logsBeforeText...] { actions += timeline.send(.log(line), at: reported) }
         if let outcome = batch.outcome { actions += timeline.send(.finish(outcome), at: ended) }
         actions += timeline.advance(to: now)
-        if !isGone, let group = plannedSteps.isEmpty ? group : groupStorage {
+        if !isGone, let group {
             group.tally.own = timeline.progress
-            group.tally.planned = plannedSteps.count
+            group.tally.planned = group.plannedSteps.count
+            group.tally.waiting = group.waitingTasks
+            group.tally.hasUncountedTasks = group.uncountedGroups > 0
             group.tally.update(at: now, ownWork: .init(timeline.outcome))
         }
 

@@ -119,14 +119,16 @@ public final class WaitAlertPresenter {
     /// beginning at an instant already past (a recording played says when its alerts began).
     ///
     /// A child task takes the place of a step its parent planned under the same title, unless
-    /// `claimsPlannedStep` says whether it does (a task of a group whose later tasks are
-    /// planned: one that started at once claims none, whatever its title).
+    /// `claimsPlannedStep` says whether it does (a task of a group over a sequence claims none,
+    /// whatever its title). One that `leavesWaiting` was counted among its parent's waiting
+    /// tasks: it is counted as begun instead, in the same batch.
     func begin(
         _ text: String, timing: WaitAlertTiming? = nil, kind: WaitAlertKind = .waitAlert,
         mailbox: ReportMailbox = ReportMailbox(), parent: AlertSession? = nil,
-        retention: WaitAlertRowRetention = .record, claimsPlannedStep: Bool? = nil, beganAt: Duration? = nil
+        retention: WaitAlertRowRetention = .record, claimsPlannedStep: Bool? = nil, leavesWaiting: Bool = false,
+        beganAt: Duration? = nil
     ) -> AlertSession {
-        let claims = parent.map { (claimsPlannedStep ?? true) && $0.plannedSteps.contains(text) } ?? false
+        let claims = parent.map { (claimsPlannedStep ?? true) && $0.hasPlannedStep(text) } ?? false
         let session = AlertSession(
             text: text, timing: timing.map(SharedTiming.init) ?? parent?.timeline.sharedTiming ?? sharedTiming,
             kind: kind, clock: clock,
@@ -142,6 +144,10 @@ public final class WaitAlertPresenter {
         sessions[session.id] = session
         if let parent { parent.model.children.append(session.model) } else { alerts.append(session.model) }
         batch {
+            if leavesWaiting, let parent {
+                parent.countWaiting(-1)
+                changedGroups.insert(parent.id)
+            }
             renderers.forEach { $0.render(session.model.snapshot, of: session.id, at: session.timeline.now) }
             advance(session)
         }
@@ -225,12 +231,13 @@ public final class WaitAlertPresenter {
         if let claim = session.claimedStep, step.current.phase > .pending || step.current.outcome != nil {
             // The planned step has shown (or ended): its pending row gives way to the task's.
             session.claimedStep = nil
-            if let parent = session.parent, let index = parent.plannedSteps.firstIndex(of: claim) {
-                parent.plannedSteps.remove(at: index)
+            if let parent = session.parent, parent.removePlannedStep(claim) {
                 changedGroups.insert(parent.id)
             }
         }
-        if let parent = session.parent, sessions[parent.id] != nil, parent.childChanged(session, step.current) {
+        if let parent = session.parent, sessions[id] != nil, sessions[parent.id] != nil,
+            parent.childChanged(session, step.current)
+        {
             changedGroups.insert(parent.id)
         }
         if let completion = step.completion {
@@ -244,7 +251,25 @@ public final class WaitAlertPresenter {
     /// Adds `steps` to the steps planned under `session`, shown as pending until each runs.
     func plan(_ steps: [String], under session: AlertSession) {
         guard sessions[session.id] != nil, !session.isGone else { return }
-        session.plannedSteps += steps
+        session.plan(steps)
+        advance(session)
+    }
+
+    /// Counts `change` more child tasks of `session` waiting for a slot (fewer, when negative),
+    /// and `uncounted` more groups under it that may have more tasks than they counted.
+    func countWaiting(_ change: Int, uncounted: Int, under session: AlertSession) {
+        guard sessions[session.id] != nil, !session.isGone else { return }
+        session.countWaiting(change, uncounted: uncounted)
+        advance(session)
+    }
+
+    /// Tasks waiting for a slot under `session` will never start: `titles` (the first of them)
+    /// are planned steps from now on, to be listed as not run when the group ends, and the count
+    /// of those waiting changes by `waitingChange` (`uncounted`: see ``countWaiting``).
+    func leaveNotRun(_ titles: [String], waitingChange: Int, uncounted: Int, under session: AlertSession) {
+        guard sessions[session.id] != nil, !session.isGone else { return }
+        session.plan(titles)
+        session.countWaiting(waitingChange, uncounted: uncounted)
         advance(session)
     }
 
@@ -261,6 +286,7 @@ public final class WaitAlertPresenter {
         framesDeclined[session.id] = nil
         scheduler.schedule(session.id, at: nil)
         if let parent = session.parent {
+            parent.childGone(session)
             Self.remove(session.id, from: &parent.model.children)
         } else {
             Self.remove(session.id, from: &alerts)

@@ -26,7 +26,8 @@ struct DrawPacing {
     }
 
     /// Records `snapshot` of `alert` at `instant`: a child row's change, or a top-level alert's
-    /// change of progress alone, can wait while a top-level alert runs (once none does, the
+    /// change of progress alone (its own, its group's, the work waiting under it: what its child
+    /// tasks change rolls up into it), can wait while a top-level alert runs (once none does, the
     /// program may be about to go on, or to exit: what is left shows at once).
     mutating func changed(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         guard snapshot.parent == nil else {
@@ -36,7 +37,8 @@ struct DrawPacing {
         topLevel[alert] = snapshot.phase == .gone ? nil : snapshot
         guard var previous else { return changed(at: instant, canWait: false) }
         previous.progress = snapshot.progress
-        previous.plannedSteps = snapshot.plannedSteps
+        previous.groupProgress = snapshot.groupProgress
+        previous.pendingWork = snapshot.pendingWork
         changed(at: instant, canWait: previous == snapshot)
     }
 

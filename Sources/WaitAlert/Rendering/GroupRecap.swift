@@ -31,30 +31,45 @@ struct GroupRecap {
     }
 
     /// The lines `parent` leaves as it ends: for each failed child task, its final text and last
-    /// log lines (indented); then `planned`, the steps that never ran (see ``notRun(_:)``).
-    mutating func close(_ parent: WaitAlertID, planned: [String]) -> [FinalLine] {
+    /// log lines (indented); then what still waited its turn, which never ran (see
+    /// ``notRun(_:)``).
+    mutating func close(_ parent: WaitAlertID, pending: PendingWork) -> [FinalLine] {
         var lines: [FinalLine] = []
         for failure in failures.removeValue(forKey: parent) ?? [] {
             lines.append(FinalLine(icon: nil, text: "\(failure.text) — last log lines:", tone: .failure))
             lines += failure.logs.map { FinalLine(icon: nil, text: "    " + $0, tone: .neutral) }
         }
-        return lines + Self.notRun(planned)
+        return lines + Self.notRun(pending)
     }
 
     /// At most this many steps that never ran are listed one by one; more make one line.
     static let notRunListed = 5
 
-    /// The steps of a group that never ran: a line each (`○ Linking: not run`) for a handful, one
-    /// line naming the first three for more (`○ 96 tasks not run: Compiling Logging, Compiling
-    /// Metrics, Compiling Parser and 93 more`) — a group that stops early under a concurrency limit
-    /// leaves one line, not one per task that waited its turn.
-    static func notRun(_ planned: [String]) -> [FinalLine] {
-        let names = planned.map { WaitAlertOutcome.name(fromTitle: $0) }
-        guard names.count > notRunListed else {
+    /// What waited its turn in a group and never ran: a line each (`○ Linking: not run`) for a
+    /// handful of steps known by title, one line naming the first three for more (`○ 96 tasks not
+    /// run: Compiling Logging, Compiling Metrics, Compiling Parser and 93 more`) — a group that
+    /// stops early under a concurrency limit leaves one line, not one per task that waited its
+    /// turn. When more may have waited than were counted, it says so: `○ 6 or more tasks not
+    /// run: … and more`.
+    static func notRun(_ pending: PendingWork) -> [FinalLine] {
+        let names = pending.listedSteps.map { WaitAlertOutcome.name(fromTitle: $0) }
+        let total = pending.count
+        if total == names.count, total <= notRunListed, !pending.hasUncountedTasks {
             return names.map { FinalLine(icon: "○", text: "\($0): not run", tone: .neutral) }
         }
-        let named = names.prefix(3).joined(separator: ", ")
-        let text = "\(names.count) tasks not run: \(named) and \(names.count - 3) more"
+        guard total > 0 else { return [] }
+        let named = names.prefix(3)
+        var text =
+            pending.hasUncountedTasks
+            ? "\(total) or more tasks not run" : "\(total) task\(total == 1 ? "" : "s") not run"
+        if !named.isEmpty {
+            text += ": " + named.joined(separator: ", ")
+            if pending.hasUncountedTasks {
+                text += " and more"
+            } else if total > named.count {
+                text += " and \(total - named.count) more"
+            }
+        }
         return [FinalLine(icon: "○", text: text, tone: .neutral)]
     }
 

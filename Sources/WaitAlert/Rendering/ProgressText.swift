@@ -155,14 +155,19 @@ package enum ProgressText {
 
     /// The figures of a group's progress: its fraction; its units done (of their total when it
     /// counts units), their rate; its time left; the tasks done when it counts tasks.
+    ///
+    /// A group counting tasks whose size is not known yet (more may come than are counted) shows
+    /// its counts alone, `12/16+ tasks`: no percentage, no bar, no time left.
     static func figures(_ group: WaitAlertGroupProgress) -> Figures {
         let done = group.fraction >= 1
+        let unsized = group.basis == .tasks && group.hasUncountedTasks
         return Figures(
-            fraction: min(max(group.fraction.isFinite ? group.fraction : 0, 0), 1),
+            fraction: unsized ? nil : min(max(group.fraction.isFinite ? group.fraction : 0, 0), 1),
             count: group.units.map(count),
-            remaining: done ? nil : remaining(group.remaining, knowsTotal: true),
+            remaining: done || unsized ? nil : remaining(group.remaining, knowsTotal: true),
             rate: done ? nil : group.units.flatMap(rate),
-            tasks: group.basis == .tasks ? "\(group.finishedTasks)/\(group.tasks) tasks" : nil)
+            tasks: group.basis == .tasks
+                ? "\(group.finishedTasks)/\(group.tasks)\(group.hasUncountedTasks ? "+" : "") tasks" : nil)
     }
 
     /// The figures of a snapshot: its group's progress when it has one, else its own; `nil` when

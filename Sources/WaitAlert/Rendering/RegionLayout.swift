@@ -41,13 +41,20 @@ enum RegionLayout {
         var hidden: Hidden?
     }
 
-    /// The rows to show within `budget` lines (one of them the summary, if rows are left out).
+    /// The rows to show within `budget` lines (one of them the summary, if rows are left out or
+    /// pending work has no row).
     ///
-    /// - Parameter rows: every row, parents before their children, siblings in the order they
-    ///   are shown.
-    static func layout<ID>(_ rows: [Row<ID>], budget: Int) -> Layout<ID> {
+    /// - Parameters:
+    ///   - rows: every row, parents before their children, siblings in the order they are shown.
+    ///   - unlistedPending: work waiting its turn that has no row, only a count in the summary
+    ///     (`… 3272 pending`): the tasks of a group waiting for a slot, the planned steps past
+    ///     those listed by title.
+    static func layout<ID>(_ rows: [Row<ID>], budget: Int, unlistedPending: Int = 0) -> Layout<ID> {
         let ordered = treeOrder(rows)
-        guard ordered.count > budget else { return Layout(rows: ordered.map(\.id), hidden: nil) }
+        let unlisted = max(unlistedPending, 0)
+        guard ordered.count + (unlisted > 0 ? 1 : 0) > budget else {
+            return Layout(rows: ordered.map(\.id), hidden: unlisted > 0 ? Hidden(pending: unlisted) : nil)
+        }
         guard budget > 1 else { return Layout(rows: Array(ordered.prefix(max(budget, 0)).map(\.id)), hidden: nil) }
         let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var chosen: Set<ID> = []
@@ -71,7 +78,7 @@ enum RegionLayout {
         }
         for (row, _) in finished.sorted(by: { $0.1 > $1.1 }) { choose(row) }
         for row in ordered where row.state == .pending { choose(row) }
-        var hidden = Hidden()
+        var hidden = Hidden(pending: unlisted)
         for row in ordered where !chosen.contains(row.id) {
             switch row.state {
             case .running: hidden.running += 1

@@ -89,9 +89,9 @@ extension TaskRegion {
         var queue = waiting.removeValue(forKey: alert) ?? RecordQueue()
         let entries = queue.takeAll()
         for entry in entries { commit(entry) }
-        let steps = planned.removeValue(forKey: alert) ?? []
-        for line in recap.close(alert, planned: steps) { emit(line) }
-        if !entries.isEmpty || !steps.isEmpty { layout = nil }
+        let waiting = pending.removeValue(forKey: alert) ?? PendingWork()
+        for line in recap.close(alert, pending: waiting) { emit(line) }
+        if !entries.isEmpty || !waiting.isEmpty { layout = nil }
     }
 
     /// Prints a final or record line above the region.

@@ -1,7 +1,8 @@
 extension TaskRegion {
     /// The region's lines from top to bottom, laid out within `budget` lines of a terminal
     /// `columns` wide: rows (decorated: a group's counts, a child task's elapsed time, progress),
-    /// the steps planned and not started, and a summary of the rows left out.
+    /// the first steps planned and not started, and a summary of the rows left out and of the
+    /// work waiting that has no row (`… 3272 pending`).
     mutating func frame(columns: Int, budget: Int) -> [(key: Key, line: OverlayScreen.Line)] {
         let layout = currentLayout(budget: budget)
         var lines: [(key: Key, line: OverlayScreen.Line)] = []
@@ -11,7 +12,8 @@ extension TaskRegion {
             case .alert(let id):
                 if let row = rows[id] { lines.append((key, decorated(row, of: id, columns: columns))) }
             case .planned(let parent, let index):
-                let title = planned[parent]?[index] ?? ""
+                let steps = pending[parent]?.listedSteps ?? []
+                let title = steps.indices.contains(index) ? steps[index] : ""
                 let depth = (rows[parent]?.line.indent ?? 0) + 1
                 let line = OverlayScreen.Line(
                     glyph: "○", text: TextSanitizer.line(title), style: style.colors ? .grey(level: 0.5) : .plain,
@@ -93,12 +95,14 @@ extension TaskRegion {
             guard let row = rows[id] else { continue }
             input.append(RegionLayout.Row(id: .alert(id), parent: row.parent.map(Key.alert), state: row.state))
         }
-        for (parent, steps) in planned.sorted(by: { $0.key < $1.key }) where rows[parent] != nil {
-            for index in steps.indices {
+        var unlisted = 0
+        for (parent, work) in pending.sorted(by: { $0.key < $1.key }) where rows[parent] != nil {
+            for index in work.listedSteps.indices {
                 input.append(RegionLayout.Row(id: .planned(parent, index), parent: .alert(parent), state: .pending))
             }
+            unlisted += work.unlisted
         }
-        let layout = RegionLayout.layout(input, budget: budget)
+        let layout = RegionLayout.layout(input, budget: budget, unlistedPending: unlisted)
         self.layout = layout
         layoutBudget = budget
         shownKeys = Set(layout.rows)
@@ -141,8 +145,9 @@ extension TaskRegion {
         var kept = ""
         var shownElapsed: String?
         if let group = groups[alert] {
-            let total = group.started + (planned[alert]?.count ?? 0)
-            kept = " · \(group.finished)/\(total)"
+            let waiting = pending[alert]
+            let total = group.started + (waiting?.count ?? 0)
+            kept = " · \(group.finished)/\(total)\(waiting?.hasUncountedTasks == true ? "+" : "")"
             if group.failed > 0 { kept += " · \(group.failed) failed" }
             if group.warned > 0 { kept += " · \(group.warned) warning\(group.warned == 1 ? "" : "s")" }
         }

@@ -46,8 +46,9 @@ struct TaskRegion {
 
     /// The rows of the region: every alert on screen, shown or left out by the layout.
     var rows: [WaitAlertID: Row] = [:]
-    /// The steps each alert has planned and not started, shown as pending rows under it.
-    var planned: [WaitAlertID: [String]] = [:]
+    /// What waits its turn under each alert: the first planned steps, shown as pending rows
+    /// under it, and counts, in the summary's.
+    var pending: [WaitAlertID: PendingWork] = [:]
     /// The top-level alerts that have a row.
     var topLevel: Set<WaitAlertID> = []
     /// The parent of every child task seen, until it is forgotten.
@@ -138,10 +139,7 @@ struct TaskRegion {
         lastInstant = max(lastInstant, instant)
         count(snapshot, of: alert, at: instant)
         if let parent = snapshot.parent { parents[alert] = parent }
-        if snapshot.outcome == nil, planned[alert] ?? [] != snapshot.plannedSteps {
-            planned[alert] = snapshot.plannedSteps.isEmpty ? nil : snapshot.plannedSteps
-            layout = nil
-        }
+        if snapshot.outcome == nil { setPending(snapshot.pendingWork, of: alert) }
         if snapshot.outcome != nil, endsPersistently(snapshot) {
             if !ended.contains(alert) {
                 end(snapshot, of: alert, at: instant)
@@ -242,6 +240,22 @@ struct TaskRegion {
         }
     }
 
+    /// Takes what waits under `alert`. A change of counts alone changes the summary's count of
+    /// pending rows, without laying out every row again: a group of thousands of tasks waiting
+    /// their turn costs a frame what its rows on screen do.
+    private mutating func setPending(_ work: PendingWork, of alert: WaitAlertID) {
+        let old = pending[alert] ?? PendingWork()
+        guard work != old else { return }
+        pending[alert] = work.isEmpty ? nil : work
+        guard rows[alert] != nil else { return }  // laid out with its row
+        guard work.listedSteps == old.listedSteps, var hidden = layout?.hidden else {
+            layout = nil
+            return
+        }
+        hidden.pending += work.unlisted - old.unlisted
+        if hidden == RegionLayout.Hidden() { layout = nil } else { layout?.hidden = hidden }
+    }
+
     /// Whether the current layout leaves `alert`'s row out.
     private func isLeftOut(_ alert: WaitAlertID) -> Bool {
         layout?.hidden != nil && !shownKeys.contains(.alert(alert))
@@ -287,7 +301,7 @@ struct TaskRegion {
         removeRow(alert)
         began[alert] = nil
         groups[alert] = nil
-        planned[alert] = nil
+        pending[alert] = nil
         parents[alert] = nil
         closedGroups.remove(alert)
         finishedChildren.remove(alert)

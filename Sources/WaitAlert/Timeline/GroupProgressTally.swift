@@ -42,6 +42,10 @@ struct GroupProgressTally: Sendable {
     var own: Units?
     /// The steps planned under the group that have not shown yet.
     var planned = 0
+    /// The child tasks waiting for a slot under a concurrency limit.
+    var waiting = 0
+    /// Whether more child tasks may come than are counted: the size of the whole is not known.
+    var hasUncountedTasks = false
 
     /// How the group's own work stands: running, or how it ended.
     enum OwnWork: Sendable, Hashable {
@@ -58,6 +62,9 @@ struct GroupProgressTally: Sendable {
     }
 
     private var parts: [WaitAlertID: Part] = [:]
+    /// Parts that ended and whose child tasks are gone: still in the sums, no longer kept, so a
+    /// group of a million tasks keeps only those alive.
+    private var retired = 0
     /// The last total each part reported, kept while it reports none.
     private var knownTotals: [WaitAlertID: Int] = [:]
     private var sums = Sums()
@@ -122,6 +129,15 @@ struct GroupProgressTally: Sendable {
         return true
     }
 
+    /// The child task `id` is gone: its part, if it ended, stays in the sums and is no longer kept
+    /// (nothing it counts can change any more).
+    mutating func retire(_ id: WaitAlertID) {
+        guard let part = parts[id], !part.isRunning else { return }
+        parts[id] = nil
+        knownTotals[id] = nil
+        retired += 1
+    }
+
     private mutating func add(_ part: Part, _ sign: Int) {
         if !part.isRunning { sums.finished += sign }
         if !part.isRunning, part.undone {
@@ -167,8 +183,8 @@ struct GroupProgressTally: Sendable {
     /// standing as `ownWork` says.
     mutating func update(at now: Duration, ownWork: OwnWork = .running) {
         defer { workAdded = false }
-        let pending = max(planned - sums.claims, 0)
-        let tasks = parts.count + pending
+        let pending = max(planned - sums.claims, 0) + max(waiting, 0)
+        let tasks = parts.count + retired + pending
         guard tasks > 0, own != nil || sums.withProgress > 0 else {
             latest = nil
             return
@@ -182,7 +198,7 @@ struct GroupProgressTally: Sendable {
         if unit != nil {
             if let declared = own?.total {
                 unitsTotal = max(Int128(declared), ownDone + sum.total)
-            } else if own == nil, sums.runningUnsized == 0, pending == 0, sum.total > 0 {
+            } else if own == nil, sums.runningUnsized == 0, pending == 0, !hasUncountedTasks, sum.total > 0 {
                 // (The group's own count without a total leaves the size of the whole unknown.)
                 unitsTotal = sum.total
             }
@@ -190,7 +206,7 @@ struct GroupProgressTally: Sendable {
             // Child tasks in other units cannot count toward the alert's own total.
             (unitsDone, unitsTotal, shownUnit) = (ownDone, Int128(declared), own.unit)
         }
-        let running = parts.count - sums.finished
+        let running = parts.count + retired - sums.finished
         let added =
             workAdded || tasks > (latest?.progress.tasks ?? 0)
             || latest?.unitsTotal.map { (unitsTotal ?? 0) > $0 } == true || (own?.total ?? 0) > (latest?.ownTotal ?? 0)
@@ -203,8 +219,8 @@ struct GroupProgressTally: Sendable {
         }
         var fraction = basis == .units ? byUnits ?? 0 : byTasks
         if let floor { fraction = max(fraction, floor) }
-        if running > 0 || pending > 0 || ownWork != .done || sums.undone > 0 {
-            fraction = min(fraction, 1.0.nextDown)  // work runs, waits, or was left undone
+        if running > 0 || pending > 0 || hasUncountedTasks || ownWork != .done || sums.undone > 0 {
+            fraction = min(fraction, 1.0.nextDown)  // work runs, waits, may come, or was left undone
         }
         fraction = min(max(fraction, 0), 1)
 
@@ -220,7 +236,7 @@ struct GroupProgressTally: Sendable {
         }
         let progress = WaitAlertGroupProgress(
             basis: basis, fraction: fraction, units: units, tasks: tasks, finishedTasks: sums.finished,
-            pendingTasks: pending)
+            pendingTasks: pending, hasUncountedTasks: hasUncountedTasks)
         latest = Latest(
             progress: progress, unitsTotal: basis == .units ? unitsTotal : nil, ownTotal: own?.total,
             unit: shownUnit, unitsDone: shownUnit == nil ? nil : unitsDone,

@@ -43,12 +43,17 @@ public struct WaitAlertGroupProgress: Sendable, Hashable {
     /// The time left for the whole group: to what the work still running can reach (work a
     /// child task left undone is not counted in it).
     public var remaining: WaitAlertRateEstimator.Remaining
-    /// Child tasks in all: those begun and the planned steps waiting their turn.
+    /// Child tasks in all: those begun and those waiting their turn (planned steps, tasks waiting
+    /// for a slot under a concurrency limit); with ``hasUncountedTasks``, those counted so far.
     public var tasks: Int
     /// Child tasks that have ended, whatever their outcome.
     public var finishedTasks: Int
     /// Planned steps waiting their turn (tasks waiting under a concurrency limit among them).
     public var pendingTasks: Int
+    /// Whether more child tasks may come than ``tasks`` counts: a group over a sequence whose
+    /// end is not reached yet. Counting tasks, its ``fraction`` is then only of the tasks known,
+    /// and a renderer shows the counts alone.
+    public var hasUncountedTasks: Bool
 
     /// Child tasks begun and not ended yet.
     public var runningTasks: Int { max(tasks - finishedTasks - pendingTasks, 0) }
@@ -57,7 +62,7 @@ public struct WaitAlertGroupProgress: Sendable, Hashable {
     public init(
         basis: Basis, fraction: Double, units: WaitAlertProgress? = nil,
         remaining: WaitAlertRateEstimator.Remaining = .unknown, tasks: Int, finishedTasks: Int = 0,
-        pendingTasks: Int = 0
+        pendingTasks: Int = 0, hasUncountedTasks: Bool = false
     ) {
         self.basis = basis
         self.fraction = fraction
@@ -66,5 +71,6 @@ public struct WaitAlertGroupProgress: Sendable, Hashable {
         self.tasks = tasks
         self.finishedTasks = finishedTasks
         self.pendingTasks = pendingTasks
+        self.hasUncountedTasks = hasUncountedTasks
     }
 }

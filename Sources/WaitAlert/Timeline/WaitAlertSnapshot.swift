@@ -48,8 +48,37 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     /// How deep in its tree the alert is: 0 for a top-level alert, 1 for its child tasks, and so on.
     public var depth: Int
     /// The titles of the steps planned under this alert (``WaitAlertReporter/plan(_:)``) that have
-    /// not shown yet, in order: a renderer shows them as pending.
-    public var plannedSteps: [String]
+    /// not shown yet, in order: a renderer shows them as pending. The first
+    /// ``listedPlannedSteps`` at most: ``plannedStepCount`` counts them all.
+    public var plannedSteps: [String] {
+        get { pendingWork.listedSteps }
+        set {
+            pendingWork.listedSteps = newValue
+            pendingWork.plannedSteps = newValue.count
+        }
+    }
+    /// How many steps planned under this alert have not shown yet: ``plannedSteps`` lists the
+    /// first of them.
+    public var plannedStepCount: Int {
+        get { pendingWork.plannedSteps }
+        set { pendingWork.plannedSteps = newValue }
+    }
+    /// How many child tasks wait for a slot under a concurrency limit
+    /// (``WaitAlertReporter/tasks(for:policy:maxConcurrency:retention:isolation:title:operation:)``):
+    /// counted, not listed, for their titles are made as they start.
+    public var waitingTasks: Int {
+        get { pendingWork.waitingTasks }
+        set { pendingWork.waitingTasks = newValue }
+    }
+    /// Whether more child tasks may come than are counted: a group over a sequence whose end is
+    /// not reached yet, and whose size was not known.
+    public var hasUncountedTasks: Bool {
+        get { pendingWork.hasUncountedTasks }
+        set { pendingWork.hasUncountedTasks = newValue }
+    }
+    /// The most planned steps a snapshot lists by title (``plannedSteps``); the rest are counted
+    /// (``plannedStepCount``), so a plan of ten thousand steps costs a snapshot what a hundred do.
+    public static let listedPlannedSteps = 100
     /// What a renderer does with this child task's row once it has ended.
     public var retention: WaitAlertRowRetention
     /// Whether this child task holds the place of a step its parent planned (it began under the
@@ -100,6 +129,16 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
     /// ``groupProgress``, kept out of line: most snapshots have none, and stay small.
     private var storedGroupProgress: OutOfLine<WaitAlertGroupProgress>?
 
+    /// What waits its turn under the alert, kept out of line (only groups have any); a session
+    /// hands the same box to each snapshot until it changes.
+    var storedPendingWork: OutOfLine<PendingWork>?
+
+    /// What waits its turn under the alert: planned steps and waiting tasks.
+    var pendingWork: PendingWork {
+        get { storedPendingWork?.unboxed ?? PendingWork() }
+        set { storedPendingWork = newValue.isEmpty ? nil : .value(newValue) }
+    }
+
     /// Whether anything of the alert is on screen (appearing, visible, lingering or fading).
     public var isOnScreen: Bool { phase.isOnScreen }
 
@@ -130,7 +169,10 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         progress: WaitAlertProgress? = nil,
         groupProgress: WaitAlertGroupProgress? = nil,
         isFailing: Bool = false,
-        isCancelling: Bool = false
+        isCancelling: Bool = false,
+        plannedStepCount: Int? = nil,
+        waitingTasks: Int = 0,
+        hasUncountedTasks: Bool = false
     ) {
         self.isFailing = isFailing
         self.isCancelling = isCancelling
@@ -148,7 +190,10 @@ public struct WaitAlertSnapshot: Sendable, Hashable {
         self.storedEnding = ending == Ending() ? nil : .value(ending)
         self.parent = parent
         self.depth = depth
-        self.plannedSteps = plannedSteps
+        let pending = PendingWork(
+            listedSteps: plannedSteps, plannedSteps: plannedStepCount ?? plannedSteps.count,
+            waitingTasks: waitingTasks, hasUncountedTasks: hasUncountedTasks)
+        self.storedPendingWork = pending.isEmpty ? nil : .value(pending)
         self.retention = retention
         self.progress = progress
         self.storedGroupProgress = groupProgress.map(OutOfLine.value)
@@ -216,7 +261,8 @@ extension WaitAlertSnapshot: CustomReflectable {
                 "spinnerGlyph": spinnerGlyph as Any, "spinner": spinner as Any, "opacity": opacity, "scale": scale,
                 "kind": kind, "outcome": outcome as Any, "finalText": finalText as Any, "wasShown": wasShown,
                 "workDuration": workDuration as Any, "parent": parent as Any, "depth": depth,
-                "plannedSteps": plannedSteps, "retention": retention, "progress": progress as Any,
+                "plannedSteps": plannedSteps, "plannedStepCount": plannedStepCount, "waitingTasks": waitingTasks,
+                "hasUncountedTasks": hasUncountedTasks, "retention": retention, "progress": progress as Any,
                 "isFailing": isFailing, "isCancelling": isCancelling, "groupProgress": groupProgress as Any,
             ],
             displayStyle: .struct)

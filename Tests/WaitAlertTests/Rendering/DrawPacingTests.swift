@@ -67,6 +67,26 @@ struct DrawPacingTests {
         #expect(pacing.drawsNow(at: .seconds(1) + .milliseconds(20)), "a new text shows at once")
     }
 
+    /// What a top-level alert's child tasks change rolls up into it — its group's progress, the
+    /// tasks and steps waiting under it — and waits as their rows do: a thousand tasks ending
+    /// within a frame draw once.
+    @Test func aTopLevelAlertsGroupCountsCanWait() {
+        var pacing = DrawPacing(interval: Self.interval)
+        let top = WaitAlertID()
+        var snapshot = Self.snapshot()
+        snapshot.waitingTasks = 100
+        pacing.changed(snapshot, of: top, at: .seconds(1))
+        pacing.drew(at: .seconds(1))
+        for index in 1...10 {
+            snapshot.waitingTasks -= 1
+            snapshot.groupProgress = WaitAlertGroupProgress(
+                basis: .tasks, fraction: Double(index) / 100, tasks: 100, finishedTasks: index)
+            pacing.changed(snapshot, of: top, at: .seconds(1) + .milliseconds(index))
+        }
+        #expect(!pacing.drawsNow(at: .seconds(1) + .milliseconds(10)), "counts alone wait")
+        #expect(pacing.due == .seconds(1) + Self.interval)
+    }
+
     @Test func childRowsWaitOnlyWhileATopLevelAlertRuns() {
         var pacing = DrawPacing(interval: Self.interval)
         let top = WaitAlertID()

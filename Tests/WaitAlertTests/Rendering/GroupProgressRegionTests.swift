@@ -107,7 +107,8 @@ struct GroupProgressRegionTests {
             timing: .terminal,
             renderers: [TerminalOverlay(terminal: terminal, colors: .never, integration: .none)])
         let work = Self.downloads(bed, declared: 70_000_000)
-        await bed.advance(to: .seconds(6))
+        // A frame later: a change of progress, the group's too, shows at most once a frame.
+        await bed.advance(to: .seconds(6) + .milliseconds(80))
         let header = try #require(terminal.lines.first { $0.contains("Downloading") }, "\(terminal)")
         let group = try #require(bed.presenter.alerts.first?.snapshot.groupProgress)
         let done = try #require(group.units?.completed)
@@ -125,7 +126,8 @@ struct GroupProgressRegionTests {
             timing: .terminal,
             renderers: [TerminalOverlay(terminal: terminal, colors: .never, integration: .none)])
         let work = Self.downloads(bed)
-        await bed.advance(to: .seconds(3))
+        // A frame later: a change of progress, the group's too, shows at most once a frame.
+        await bed.advance(to: .seconds(3) + .milliseconds(80))
         let snapshot = try #require(bed.presenter.alerts.first?.snapshot)
         let group = try #require(snapshot.groupProgress)
         #expect(snapshot.progress == nil, "its own progress stays its own")

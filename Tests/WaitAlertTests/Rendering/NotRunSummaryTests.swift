@@ -15,12 +15,30 @@ struct NotRunSummaryTests {
     @Test func aHandfulIsListedAndMoreBecomeOneLine() {
         var recap = GroupRecap(logLines: 0)
         let group = WaitAlertID.next()
-        let few = recap.close(group, planned: ["Linking", "Testing…"]).map(\.plain)
+        let few = recap.close(group, pending: .titled(["Linking", "Testing…"])).map(\.plain)
         #expect(few == ["○ Linking: not run", "○ Testing: not run"])
-        let five = recap.close(group, planned: (1...5).map { "Step \($0)" }).map(\.plain)
+        let five = recap.close(group, pending: .titled((1...5).map { "Step \($0)" })).map(\.plain)
         #expect(five.count == 5 && five.allSatisfy { $0.hasSuffix(": not run") }, "\(five)")
-        let many = recap.close(group, planned: (1...96).map { "Compiling M\($0)" }).map(\.plain)
+        let many = recap.close(group, pending: .titled((1...96).map { "Compiling M\($0)" })).map(\.plain)
         #expect(many == ["○ 96 tasks not run: Compiling M1, Compiling M2, Compiling M3 and 93 more"], "\(many)")
+    }
+
+    /// Tasks waiting their turn are counted, the first few named; when more may have waited than
+    /// were counted, the line says so.
+    @Test func tasksCountedAndNamedMakeOneLine() {
+        func line(_ pending: PendingWork) -> [String] { GroupRecap.notRun(pending).map(\.plain) }
+        #expect(line(PendingWork(waitingTasks: 96)) == ["○ 96 tasks not run"])
+        #expect(line(PendingWork(waitingTasks: 1)) == ["○ 1 task not run"])
+        #expect(
+            line(PendingWork(listedSteps: ["M4", "M5", "M6"], plannedSteps: 3, waitingTasks: 90))
+                == ["○ 93 tasks not run: M4, M5, M6 and 90 more"])
+        #expect(
+            line(PendingWork(listedSteps: ["M4", "M5"], plannedSteps: 2, waitingTasks: 1))
+                == ["○ 3 tasks not run: M4, M5 and 1 more"], "a task without a title is not listed alone")
+        #expect(
+            line(PendingWork(listedSteps: (4..<10).map { "M\($0)" }, plannedSteps: 6, hasUncountedTasks: true))
+                == ["○ 6 or more tasks not run: M4, M5, M6 and more"])
+        #expect(line(PendingWork()).isEmpty)
     }
 
     /// Fail fast with 100 tasks, 4 at a time: the 96 that waited their turn leave one line, on a

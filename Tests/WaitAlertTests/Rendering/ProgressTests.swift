@@ -168,7 +168,8 @@ struct RegionProgressTests {
                 }
             }
         }
-        await bed.advance(to: .seconds(5))
+        // A frame later: a change of progress, the group's too, shows at most once a frame.
+        await bed.advance(to: .seconds(5) + .milliseconds(80))
         let lines = terminal.lines.filter { $0.contains("Fetching") }
         let header = terminal.lines.first { $0.contains("Downloading") } ?? ""
         try await bed.run(until: work)

@@ -37,6 +37,23 @@ struct RegionLayoutTests {
         #expect(RegionLayout.summary(layout.hidden!) == "… 31 more running, 10 done")
     }
 
+    /// Work waiting that has no row (tasks waiting for a slot) takes the summary line alone,
+    /// whether the rows fit or not.
+    @Test func workWaitingWithoutARowIsCountedInTheSummary() {
+        let (_, few) = Self.group(4) { _ in .running }
+        let fits = RegionLayout.layout(few, budget: 23, unlistedPending: 3272)
+        #expect(fits.rows == few.map(\.id), "every row, and a line for the count")
+        #expect(fits.hidden == RegionLayout.Hidden(pending: 3272))
+        #expect(RegionLayout.summary(fits.hidden!) == "… 3272 pending")
+        let tight = RegionLayout.layout(few, budget: 5, unlistedPending: 3272)
+        #expect(tight.rows == few.prefix(4).map(\.id), "the last line is the summary's")
+        #expect(tight.hidden == RegionLayout.Hidden(running: 1, pending: 3272))
+        let (_, many) = Self.group(30) { index in index < 10 ? .pending : .running }
+        let full = RegionLayout.layout(many, budget: 11, unlistedPending: 100)
+        #expect(full.rows.count == 10)
+        #expect(full.hidden == RegionLayout.Hidden(running: 11, pending: 110), "\(full.hidden!)")
+    }
+
     @Test func aNewRowDoesNotPushARunningRowOut() {
         var (_, rows) = Self.group(30) { _ in .running }
         let before = RegionLayout.layout(rows, budget: 8).rows

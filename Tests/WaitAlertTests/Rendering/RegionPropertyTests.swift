@@ -432,14 +432,14 @@ struct RegionPropertyTests {
     {
         struct Alert {
             var parent: WaitAlertID?
-            var planned: [String] = []
+            var pending = PendingWork()
             var final: WaitAlertSnapshot?
         }
         var alerts: [WaitAlertID: Alert] = [:]
         var order: [WaitAlertID] = []  // in the order they ended
         for case .snapshot(let snapshot, let id) in recorder.events {
             if alerts[id] == nil { alerts[id] = Alert(parent: snapshot.parent) }
-            if snapshot.outcome == nil { alerts[id]?.planned = snapshot.plannedSteps }
+            if snapshot.outcome == nil { alerts[id]?.pending = snapshot.pendingWork }
             if snapshot.outcome != nil, alerts[id]?.final == nil {
                 alerts[id]?.final = snapshot
                 order.append(id)
@@ -482,7 +482,7 @@ struct RegionPropertyTests {
                 unowed.append(line)
                 continue
             }
-            expected[id, default: []] += GroupRecap.notRun(alert.planned).map(\.plain)
+            expected[id, default: []] += GroupRecap.notRun(alert.pending).map(\.plain)
             if owed {
                 expected[id, default: []].append(line)
                 if let parent = alert.parent { expected[parent, default: []].append(line) }

@@ -55,6 +55,36 @@ struct GroupProgressTallyTests {
         #expect(ProgressText.summary(ProgressText.figures(group)) == "58% (58/100 tasks, 208.8 MB)")
     }
 
+    /// Tasks waiting for a slot count as planned steps do; tasks that may come beyond those
+    /// counted leave the size of the whole unknown: the counts, no percentage, no time left.
+    @Test func tasksOfAGroupOfUnknownSizeAreCountedAlone() throws {
+        var (tally, _) = Self.tally([Self.ended(10, of: 10), Self.running(5, of: 10)])
+        tally.waiting = 6
+        tally.update(at: .seconds(2))
+        let counted = try Self.progress(tally, at: .seconds(2))
+        #expect((counted.tasks, counted.pendingTasks, counted.basis) == (8, 6, .tasks), "\(counted)")
+        #expect(ProgressText.summary(ProgressText.figures(counted)) == "18% (1/8 tasks, 15 B)")
+        tally.hasUncountedTasks = true
+        tally.update(at: .seconds(3))
+        let unsized = try Self.progress(tally, at: .seconds(3))
+        #expect(unsized.hasUncountedTasks && unsized.tasks == 8 && unsized.fraction < 1)
+        #expect(ProgressText.summary(ProgressText.figures(unsized)) == "1/8+ tasks, 15 B")
+    }
+
+    /// A part whose child task is gone is no longer kept, and still counted.
+    @Test func partsOfTasksGoneStayCounted() throws {
+        var (tally, ids) = Self.tally([Self.ended(10, of: 10), Self.ended(10, of: 10), Self.running(5, of: 10)])
+        ids.forEach { tally.retire($0) }
+        tally.update(at: .seconds(2))
+        let group = try Self.progress(tally, at: .seconds(2))
+        #expect((group.tasks, group.finishedTasks, group.runningTasks) == (3, 2, 1), "\(group)")
+        #expect(group.units == WaitAlertProgress(completed: 25, total: 30, unit: .bytes), "\(group)")
+        tally.set(ids[2], Self.ended(10, of: 10))
+        tally.update(at: .seconds(3))
+        let done = try #require(tally.progress(at: .seconds(3), ended: true))
+        #expect((done.tasks, done.finishedTasks, done.units?.completed) == (3, 3, 30), "the running part stayed")
+    }
+
     @Test func everySizeKnownInOneUnitCountsUnits() throws {
         let parts = [Self.running(40, of: 100), Self.running(10, of: 50), Self.running(0, of: 10)]
         let group = try Self.progress(Self.tally(parts).0)
