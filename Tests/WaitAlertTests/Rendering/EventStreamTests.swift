@@ -197,6 +197,18 @@ struct EventStreamTests {
         #expect(TerminalOverlay.Mode(rawValue: "fancy") == nil)
     }
 
+    /// A mode's name reads in any case, as `WAIT_ALERT_PROGRESS` does, and prints as its raw
+    /// value: what a command-line option needs.
+    @Test func aModeReadsFromItsNameInAnyCase() {
+        for mode in TerminalOverlay.Mode.allCases {
+            #expect(TerminalOverlay.Mode(mode.description) == mode && mode.description == mode.rawValue)
+            #expect(TerminalOverlay.Mode(mode.rawValue.uppercased()) == mode)
+        }
+        #expect(TerminalOverlay.Mode("Plain") == .plain && "\(TerminalOverlay.Mode.json)" == "json")
+        for name in ["fancy", "", " json", "json ", "js on"] { #expect(TerminalOverlay.Mode(name) == nil, "\(name)") }
+        #expect(TerminalOverlay.Mode.chosen(by: ["WAIT_ALERT_PROGRESS": "JSON"]).mode == .json)
+    }
+
     /// Runs an alert that updates, logs and fails through an overlay in `mode` on an interactive
     /// in-memory terminal.
     static func failingRun(_ mode: TerminalOverlay.Mode) async throws -> InMemoryTerminal {
