@@ -156,6 +156,8 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     public let ending: Ending
     /// What the overlay writes, chosen once.
     public let mode: Mode
+    /// Where it draws.
+    package let terminal: any WaitAlertTerminal
     /// The interactive overlay, the plain-line renderer, the event stream or the quiet renderer,
     /// chosen once — or, for a program started under another's alert, the events written to
     /// that program (``ParentReportRenderer``), which draws through one of them once no parent
@@ -202,6 +204,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     ) {
         self.ending = ending
         self.mode = mode
+        self.terminal = terminal
         isStandardError = terminal is WaitAlertStandardError
         handlesSignals = integration.handlesSignals
         if isStandardError {
