@@ -35,6 +35,11 @@ public final class RecordingRenderer: WaitAlertRenderer, WaitAlertFrameRenderer 
 
     /// Everything given so far, in order.
     public private(set) var events: [Event] = []
+    /// The instant of each of ``events`` on the presenter's clock: a snapshot's own, and for the
+    /// others the clock's time when they came.
+    package private(set) var instants: [Duration] = []
+    /// The presenter's clock, once attached.
+    private var now: (@Sendable () -> Duration)?
     /// Whether alerts also wake for every spinner frame.
     public let wantsFrames: Bool
     private var waiters: [(condition: (Event) -> Bool, continuation: CheckedContinuation<Event, Never>)] = []
@@ -44,8 +49,12 @@ public final class RecordingRenderer: WaitAlertRenderer, WaitAlertFrameRenderer 
         self.wantsFrames = wantsFrames
     }
 
+    package func didAttach(to context: WaitAlertRendererContext) {
+        now = context.now
+    }
+
     public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
-        record(.snapshot(snapshot, of: alert))
+        record(.snapshot(snapshot, of: alert), at: instant)
     }
 
     public func log(_ line: String, from alert: WaitAlertID) {
@@ -177,10 +186,14 @@ public final class RecordingRenderer: WaitAlertRenderer, WaitAlertFrameRenderer 
     }
 
     /// Forgets everything recorded so far.
-    public func reset() { events = [] }
+    public func reset() {
+        events = []
+        instants = []
+    }
 
-    private func record(_ event: Event) {
+    private func record(_ event: Event, at instant: Duration? = nil) {
         events.append(event)
+        instants.append(instant ?? now?() ?? instants.last ?? .zero)
         let ready = waiters.filter { $0.condition(event) }
         waiters.removeAll { $0.condition(event) }
         ready.forEach { $0.continuation.resume(returning: event) }

@@ -63,7 +63,7 @@ extension WaitAlertTestBed {
     /// Records an issue for each scripted answer no prompt asked for.
     public func expectEveryAnswerUsed(sourceLocation: SourceLocation = #_sourceLocation) {
         for answer in scriptedAnswers {
-            TestIssues.record(
+            recordIssue(
                 "A scripted answer (\(answer.kind)) was never asked for: no prompt came for it.",
                 sourceLocation: answer.sourceLocation)
         }
@@ -73,7 +73,7 @@ extension WaitAlertTestBed {
     func answerPrompt(_ prompt: WaitAlertPrompt) {
         askedPrompts.append(prompt.title)
         guard !scriptedAnswers.isEmpty else {
-            TestIssues.record(
+            recordIssue(
                 """
                 A prompt appeared that the test did not expect: "\(prompt.title)". Script its answer before \
                 the code asks (bed.answer, bed.choose, bed.confirm, bed.cancelPrompt); it was cancelled.
@@ -111,7 +111,7 @@ extension WaitAlertTestBed {
     }
 
     private func refuse(_ prompt: WaitAlertPrompt, _ answer: ScriptedAnswer, because reason: String) {
-        TestIssues.record(
+        recordIssue(
             "The scripted answer (\(answer.kind)) does not answer \"\(prompt.title)\": \(reason); it was cancelled.",
             sourceLocation: answer.sourceLocation)
         prompt.cancel()

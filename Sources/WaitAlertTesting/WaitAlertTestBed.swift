@@ -39,6 +39,11 @@ public import WaitAlert
 /// is not asleep on ``clock`` (waiting for a gate, a continuation, another clock), it waits at
 /// most ``stallTimeout`` of real time for it to make progress, then records an issue that says
 /// what it was waiting for.
+///
+/// **A failing test keeps what the bed showed.** When the bed records an issue, and under
+/// ``TestBedAttachmentsTrait`` when the test fails for any reason, it attaches the event stream
+/// of its alerts, what ``recorder`` saw, and the screen of the ``InMemoryTerminal`` it draws on to
+/// the test (`swift test --attachments-path`, Xcode's test report).
 @MainActor
 public final class WaitAlertTestBed {
     /// The clock every alert of ``presenter`` sleeps on; let the work sleep on it too.
@@ -60,13 +65,20 @@ public final class WaitAlertTestBed {
     private var endedWork = 0
     /// Where the test made the bed, where it last started work, and the call of the bed that is
     /// moving the work on now: where an issue about the work goes (a prompt it did not expect).
-    private let madeAt: SourceLocation
+    let madeAt: SourceLocation
     private var startedAt: SourceLocation?
     private var drivingAt: SourceLocation?
 
     /// Where the test is, for an issue the work causes: the bed's call that runs it now, else
     /// the `start` that began it, else where the bed was made.
     var testLocation: SourceLocation { drivingAt ?? startedAt ?? madeAt }
+    /// The in-memory terminals among its renderers, whose screens it attaches to a failing test.
+    let terminals: [InMemoryTerminal]
+    /// The test's beds, when it runs under ``TestBedAttachmentsTrait``: that trait attaches what
+    /// this bed showed if the test fails.
+    let attachmentsScope: TestBedAttachmentsTrait.Beds?
+    /// Whether it attached what it showed to the test.
+    var hasAttached = false
 
     /// Makes a test bed.
     ///
@@ -83,8 +95,11 @@ public final class WaitAlertTestBed {
         clock = ManualClock()
         recorder = RecordingRenderer(wantsFrames: wantsFrames)
         presenter = WaitAlertPresenter(renderers: [recorder] + renderers, timing: timing, clock: clock)
+        terminals = Self.inMemoryTerminals(of: renderers)
+        attachmentsScope = TestBedAttachmentsTrait.Beds.current
         presenter.workExecutor = executor
         presenter.promptAnswerer = { [weak self] prompt in self?.answerPrompt(prompt) }
+        attachmentsScope?.add(self)
     }
 
     /// A test bed that goes away lets go of its alerts (one still lingering, work the test left
@@ -140,7 +155,7 @@ public final class WaitAlertTestBed {
             quietRounds = activity == before ? quietRounds + 1 : 0
             if quietRounds == 2 { return }
         }
-        TestIssues.record(
+        recordIssue(
             """
             WaitAlertTestBed.settle() gave up after \(Self.settleRounds) rounds: something keeps running on \
             the main actor without ever waiting (a loop that yields?). Make the work wait on bed.clock \
@@ -186,7 +201,7 @@ public final class WaitAlertTestBed {
     /// Moves time forward by `duration`, one deadline at a time, settling at each.
     public func advance(by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) async {
         guard duration >= .zero else {
-            TestIssues.record(
+            recordIssue(
                 "WaitAlertTestBed.advance(by: \(duration)): time only moves forward; advance by zero or more.",
                 sourceLocation: sourceLocation)
             return
@@ -198,7 +213,7 @@ public final class WaitAlertTestBed {
     /// settling at each.
     public func advance(to instant: Duration, sourceLocation: SourceLocation = #_sourceLocation) async {
         guard instant >= now else {
-            TestIssues.record(
+            recordIssue(
                 "WaitAlertTestBed.advance(to: \(instant)) is before now (\(now)); advance to a later instant.",
                 sourceLocation: sourceLocation)
             return
@@ -226,7 +241,7 @@ public final class WaitAlertTestBed {
             if let next = clock.nextDeadline {
                 clock.advance(to: next, sourceLocation: sourceLocation)
             } else if await !progressed(watching: nil) {
-                TestIssues.record(
+                recordIssue(
                     """
                     WaitAlertTestBed.run() stopped at \(now): \(describeAlerts()) still alive, and nothing is \
                     asleep on bed.clock that could end \(presenter.liveModels.count == 1 ? "it" : "them"). \
@@ -237,7 +252,7 @@ public final class WaitAlertTestBed {
             }
             await settle(sourceLocation: sourceLocation)
         }
-        TestIssues.record(
+        recordIssue(
             "WaitAlertTestBed.run() gave up after \(limit) deadlines at \(now) with \(describeAlerts()) alive.",
             sourceLocation: sourceLocation)
     }
@@ -265,13 +280,13 @@ public final class WaitAlertTestBed {
                     continuation, another clock, or work on another thread; open it, or make the work sleep on \
                     bed.clock.
                     """
-                TestIssues.record(message, sourceLocation: sourceLocation)
+                recordIssue(message, sourceLocation: sourceLocation)
                 throw Stalled(description: message)
             }
             await settle(sourceLocation: sourceLocation)
         }
         let message = "WaitAlertTestBed.run(until:) gave up after \(limit) deadlines at \(now); the work still runs."
-        TestIssues.record(message, sourceLocation: sourceLocation)
+        recordIssue(message, sourceLocation: sourceLocation)
         throw Stalled(description: message)
     }
 

@@ -127,7 +127,7 @@ struct CommandLineOptions: Equatable, Sendable {
             }
             tail = lines
         case "--progress":
-            guard let mode = TerminalOverlay.Mode(rawValue: value) else {
+            guard let mode = TerminalOverlay.Mode(value) else {
                 let names = TerminalOverlay.Mode.allCases.map(\.rawValue).joined(separator: ", ")
                 return "invalid --progress '\(value)' (expected \(names))"
             }

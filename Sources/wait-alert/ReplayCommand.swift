@@ -77,7 +77,7 @@ enum ReplayCommand {
                     }
                     options.speed = speed
                 } else {
-                    guard let mode = TerminalOverlay.Mode(rawValue: value) else {
+                    guard let mode = TerminalOverlay.Mode(value) else {
                         return .failure(
                             .invalid(
                                 "replay: --progress takes auto, tty, plain, json, off or accessible; not '\(value)'"))

@@ -54,6 +54,7 @@ struct CommandLineOptionsTests {
         for mode in ["auto", "tty", "plain", "json", "off", "accessible"] {
             #expect(options(["--progress", mode, "--", "x"])?.progress?.rawValue == mode)
         }
+        #expect(options(["--progress", "JSON", "--", "x"])?.progress == .json, "in any case, as the variable")
         #expect(
             problem(["--progress=fancy", "--", "x"])
                 == "invalid --progress 'fancy' (expected auto, tty, plain, json, off, accessible)")

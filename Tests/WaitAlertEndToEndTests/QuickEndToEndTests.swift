@@ -4,7 +4,7 @@
 
     /// A sample of the end-to-end suite for `swift test`: one test of each kind of program — the
     /// classic demo, the task region, the output capture, a question, job control in a shell,
-    /// `wait-alert` and `wait-alert report`, a command run under an alert, the accessible mode — each as it is written in its
+    /// `wait-alert` and `wait-alert report`, a command run under an alert, the accessible mode, a failing test's attachments — each as it is written in its
     /// suite. The whole suite runs with `WAIT_ALERT_END_TO_END=full`, and then this sample does not.
     @Suite(
         .serialized,
@@ -46,6 +46,10 @@
 
         @Test func theAccessibleMode() async throws {
             try await EndToEnd.AccessibleModeEndToEndTests().questionsAreLinesAnsweredWithALine()
+        }
+
+        @Test func attachmentsOfAFailingTest() async throws {
+            try await EndToEnd.TestBedAttachmentsEndToEndTests().aFailingTestLeavesWhatItsBedShowed()
         }
     }
 #endif

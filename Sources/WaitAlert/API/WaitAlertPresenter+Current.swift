@@ -2,10 +2,24 @@ extension WaitAlertPresenter {
     /// The presenter used when none is given: a ``TerminalOverlay`` on standard error, with
     /// persistent final lines and the ``WaitAlertTiming/terminal`` timing.
     ///
-    /// An app that draws alerts itself replaces it: `WaitAlertPresenter.shared = WaitAlertPresenter()`.
-    /// To redirect the alerts of one piece of code only — in a test that runs in parallel with
-    /// others — use ``withWaitAlertPresenter(_:isolation:operation:)`` instead.
-    public static var shared = WaitAlertPresenter(renderers: [TerminalOverlay()], timing: .terminal)
+    /// An app that draws alerts itself replaces it: `WaitAlertPresenter.shared = WaitAlertPresenter()`;
+    /// a tool with a `--progress` option, with an overlay in the mode asked for. The default is
+    /// made when it is first read, so replacing it before then never makes it (it would read
+    /// `WAIT_ALERT_PROGRESS`, and on standard error connect to the alert of a program that
+    /// started this one). To redirect the alerts of one piece of code only — in a test that runs
+    /// in parallel with others — use ``withWaitAlertPresenter(_:isolation:operation:)`` instead.
+    public static var shared: WaitAlertPresenter {
+        get {
+            if let presenter = sharedPresenter { return presenter }
+            let presenter = WaitAlertPresenter(renderers: [TerminalOverlay()], timing: .terminal)
+            sharedPresenter = presenter
+            return presenter
+        }
+        set { sharedPresenter = newValue }
+    }
+
+    /// ``shared``, once it has been read or set.
+    private static var sharedPresenter: WaitAlertPresenter?
 
     /// The presenter `withWaitAlert`, `showWaitAlert` and `showToast` use when none is given: the
     /// one set for the current task by ``withWaitAlertPresenter(_:isolation:operation:)``, else

@@ -21,7 +21,8 @@
 /// ```
 @MainActor
 public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
-    private let terminal: any WaitAlertTerminal
+    /// Where the stream goes.
+    package let terminal: any WaitAlertTerminal
     private var stream = EventStream()
     /// Events not yet written, and log lines waiting for the instant of their batch.
     private var pending: [Pending] = []

@@ -35,7 +35,8 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     public let heartbeatInterval: Duration
     /// The shortest time between two progress lines of one alert, besides the quarters.
     public let progressInterval: Duration
-    private let terminal: any WaitAlertTerminal
+    /// Where the lines go.
+    package let terminal: any WaitAlertTerminal
     /// Whether final lines are coloured by how the work ended (accessible mode on a terminal).
     private let colors: Bool
     private var alerts: [WaitAlertID: Printed] = [:]

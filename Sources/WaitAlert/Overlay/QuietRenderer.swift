@@ -16,10 +16,8 @@ final class QuietRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     var wantsFrames: Bool { false }
 
     func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
-        if snapshot.phase == .gone {
-            ended.remove(alert)
-            return
-        }
+        // An alert that ended within its grace delay may come once, already gone, with its ending.
+        defer { if snapshot.phase == .gone { ended.remove(alert) } }
         guard let outcome = snapshot.outcome, ended.insert(alert).inserted else { return }
         switch outcome {
         case .failure, .timedOut:

@@ -83,7 +83,16 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     }
 
     /// What the overlay writes: the `WAIT_ALERT_PROGRESS` convention (BuildKit's `--progress`).
-    public enum Mode: String, Sendable, Hashable, CaseIterable {
+    ///
+    /// A mode is named by its raw value (`auto`, `tty`, `plain`, `json`, `off`, `accessible`);
+    /// ``init(_:)`` reads a name in any case, as `WAIT_ALERT_PROGRESS` is read, so a
+    /// command-line option can take the same values:
+    ///
+    /// ```swift
+    /// TerminalOverlay.Mode("JSON")  // .json
+    /// TerminalOverlay.Mode("fancy")  // nil
+    /// ```
+    public enum Mode: String, Sendable, Hashable, CaseIterable, LosslessStringConvertible {
         /// The interactive overlay on an interactive terminal, plain lines anywhere else (a pipe, a
         /// file, `TERM=dumb`).
         case auto
@@ -104,6 +113,15 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         /// asked as plain lines, answered with a line (a number for a choice, `y` or `n`).
         case accessible
 
+        /// The mode named `description`, in any case (`json`, `JSON`), or `nil` when it names
+        /// none.
+        public init?(_ description: String) {
+            self.init(rawValue: description.lowercased())
+        }
+
+        /// The mode's name, its raw value: `json`.
+        public var description: String { rawValue }
+
         /// The mode the environment asks for: `WAIT_ALERT_PROGRESS`, else ``accessible`` when
         /// `ACCESSIBLE` is set (to anything but `0`), else ``auto``. A `WAIT_ALERT_PROGRESS` that
         /// names no mode is reported once on standard error and left out; `auto` gives way to
@@ -117,7 +135,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         /// The mode `variables` ask for, and a `WAIT_ALERT_PROGRESS` value that names none.
         package static func chosen(by variables: [String: String]) -> (mode: Mode, unknown: String?) {
             let value = variables["WAIT_ALERT_PROGRESS"] ?? ""
-            let named = Mode(rawValue: value.lowercased())
+            let named = Mode(value)
             if let named, named != .auto { return (named, nil) }
             let accessible = variables["ACCESSIBLE"].map { !$0.isEmpty && $0 != "0" } ?? false
             return (accessible ? .accessible : .auto, value.isEmpty || named != nil ? nil : value)
@@ -138,6 +156,8 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     public let ending: Ending
     /// What the overlay writes, chosen once.
     public let mode: Mode
+    /// Where it draws.
+    package let terminal: any WaitAlertTerminal
     /// The interactive overlay, the plain-line renderer, the event stream or the quiet renderer,
     /// chosen once — or, for a program started under another's alert, the events written to
     /// that program (``ParentReportRenderer``), which draws through one of them once no parent
@@ -184,6 +204,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     ) {
         self.ending = ending
         self.mode = mode
+        self.terminal = terminal
         isStandardError = terminal is WaitAlertStandardError
         handlesSignals = integration.handlesSignals
         if isStandardError {

@@ -14,6 +14,7 @@ struct DocumentationSyncTests {
         "Examples/ArgumentParserTool/Sources/pack/Hashing.swift",
         "Examples/ArgumentParserTool/Sources/pack/Archiving.swift",
         "Examples/ArgumentParserTool/Sources/pack/WaitAlertLogHandler.swift",
+        "Examples/ArgumentParserTool/Sources/pack/ProgressOptions.swift",
     ]
     static let pages = [
         "README.md",

@@ -108,6 +108,23 @@ private func index(_ path: String) async throws -> Int {
     #expect(bed.recorder.latest?.finalText == "Syncing: timed out after 5.0s")
 }
 
+@Suite(.testBedAttachments)
+@MainActor
+struct UploadTests {
+    @Test func theUploadEndsWithItsFinalLine() async throws {
+        let terminal = InMemoryTerminal(columns: 40, rows: 10)
+        let bed = WaitAlertTestBed(renderers: [TerminalOverlay(terminal: terminal, integration: .none)])
+        let work = bed.start {
+            try await withWaitAlert("Uploading…", presenter: bed.presenter) { alert in
+                try await bed.clock.sleep(for: .seconds(2))
+                alert.log("sent notes.txt")
+            }
+        }
+        try await bed.run(until: work)
+        #expect(terminal.lines == ["sent notes.txt", "✔ Uploading (2.0s)"])
+    }
+}
+
 @Test func aSleeperWakesAtItsDeadline() async throws {
     let clock = ManualClock()
     let sleeper = Task { try await clock.sleep(for: .seconds(1)) }

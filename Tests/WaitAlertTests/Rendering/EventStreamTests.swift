@@ -197,6 +197,18 @@ struct EventStreamTests {
         #expect(TerminalOverlay.Mode(rawValue: "fancy") == nil)
     }
 
+    /// A mode's name reads in any case, as `WAIT_ALERT_PROGRESS` does, and prints as its raw
+    /// value: what a command-line option needs.
+    @Test func aModeReadsFromItsNameInAnyCase() {
+        for mode in TerminalOverlay.Mode.allCases {
+            #expect(TerminalOverlay.Mode(mode.description) == mode && mode.description == mode.rawValue)
+            #expect(TerminalOverlay.Mode(mode.rawValue.uppercased()) == mode)
+        }
+        #expect(TerminalOverlay.Mode("Plain") == .plain && "\(TerminalOverlay.Mode.json)" == "json")
+        for name in ["fancy", "", " json", "json ", "js on"] { #expect(TerminalOverlay.Mode(name) == nil, "\(name)") }
+        #expect(TerminalOverlay.Mode.chosen(by: ["WAIT_ALERT_PROGRESS": "JSON"]).mode == .json)
+    }
+
     /// Runs an alert that updates, logs and fails through an overlay in `mode` on an interactive
     /// in-memory terminal.
     static func failingRun(_ mode: TerminalOverlay.Mode) async throws -> InMemoryTerminal {
@@ -240,6 +252,32 @@ struct EventStreamTests {
     @Test func offModeWritesOnlyTheFailure() async throws {
         let terminal = try await Self.failingRun(.off)
         #expect(terminal.transcript.filter { !$0.isEmpty } == ["✖ Fetching: host unreachable"])
+    }
+
+    /// A failure within the grace delay, before anything showed, leaves its final line too; and
+    /// one of a child task, under its group's.
+    @Test(arguments: [TerminalOverlay.Mode.off, .plain])
+    func aFailureWithinTheGraceDelayLeavesItsFinalLine(_ mode: TerminalOverlay.Mode) async throws {
+        struct Unreadable: Error, CustomStringConvertible {
+            var description: String { "cannot read b.txt" }
+        }
+        let terminal = InMemoryTerminal(columns: 60, rows: 10)
+        let overlay = TerminalOverlay(terminal: terminal, colors: .never, integration: .none, mode: mode)
+        let bed = WaitAlertTestBed(timing: .terminal, renderers: [overlay])
+        let work = bed.start {
+            try await withWaitAlert("Hashing 2 files", failure: { _ in "Hashing: stopped" }) { alert in
+                try await alert.tasks(for: ["a.txt", "b.txt"]) {
+                    "Hashing \($0)"
+                } operation: { name, _ in
+                    if name == "b.txt" { throw Unreadable() }
+                }
+            }
+        }
+        _ = try? await bed.run(until: work)
+        await bed.run()
+        let lines = terminal.transcript.filter { !$0.isEmpty }
+        #expect(lines.suffix(2) == ["✖ Hashing b.txt: cannot read b.txt", "✖ Hashing: stopped"], "\(terminal)")
+        if mode == .off { #expect(lines.count == 2, "\(terminal)") }
     }
 
     @Test func offModeWritesNothingForASuccess() async throws {

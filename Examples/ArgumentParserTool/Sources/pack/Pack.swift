@@ -34,12 +34,16 @@ struct Pack: AsyncParsableCommand {
     @Flag(help: "Read slowly, as from a slow disk (to try Ctrl-C).")
     var slow = false
 
+    @OptionGroup(title: "Progress")
+    var progress: ProgressOptions
+
     func validate() throws {
         guard jobs > 0 else { throw ValidationError("--jobs must be at least 1.") }
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap { WaitAlertLogHandler(label: $0) }
+        await progress.install()  // --progress, -q: before any alert shows
+        LoggingSystem.bootstrap { WaitAlertLogHandler(label: $0, logLevel: progress.quiet ? .warning : .info) }
         do {
             try await pack()  // hashes, prints, asks, archives: calls withWaitAlert
         } catch {

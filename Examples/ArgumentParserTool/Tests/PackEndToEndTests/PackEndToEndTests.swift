@@ -201,6 +201,92 @@
             #expect(output.contents(of: "files.tar") == nil, "nothing written")
         }
 
+        // MARK: - --progress and -q (ProgressOptions)
+
+        /// `--progress JSON` (any case) on pipes: the checksums alone on standard output; on standard error
+        /// the event stream — each event a JSON line, the command's alert and each file's row
+        /// starting and ending in success — and swift-log's lines as they are; not one escape byte.
+        @Test func progressJSONWritesTheEventStream() async throws {
+            let folder = try Self.files()
+            let pack = try ToolProcess([folder.path, "--progress", "JSON"], connection: .pipes)
+            #expect(try await pack.waitForExit() == .exited(0), "\(pack.report)")
+            #expect(String(decoding: pack.standardOutput, as: UTF8.self) == Self.checksums.map { $0 + "\n" }.joined())
+            #expect(!pack.output.contains(0x1B), "\(escaped(pack.output))")
+            let lines = String(decoding: pack.output, as: UTF8.self).split(separator: "\n").map(String.init)
+            let events = lines.filter { $0.hasPrefix("{") }
+            #expect(lines.filter { !$0.hasPrefix("{") } == ["info pack: hashing 3 files in \(folder.path)"])
+            #expect(events.allSatisfy { $0.hasPrefix(#"{"v":1,"event":""#) && $0.hasSuffix("}") }, "\(events)")
+            for title in ["Hashing 3 files", "Hashing a.txt", "Hashing data.bin", "Hashing sub/b.txt"] {
+                #expect(
+                    events.filter { $0.contains(#""event":"start""#) && $0.contains(#""title":"\#(title)""#) }.count
+                        == 1)
+                #expect(
+                    events.filter { $0.contains(#""event":"end""#) && $0.contains(#""text":"\#(title)""#) }.count == 1,
+                    "\(title) ends once\n\(events.joined(separator: "\n"))")
+            }
+            #expect(events.filter { $0.contains(#""outcome":"success""#) }.count == 4)
+        }
+
+        /// `--progress plain` on a terminal: plain lines — no spinner, no escape byte — the final
+        /// line, and the checksums; and `--progress` wins over `WAIT_ALERT_PROGRESS`, even one
+        /// that names no mode (nothing is said about it).
+        @Test(arguments: ["json", "fancy"])
+        func progressPlainOnATerminal(environment value: String) async throws {
+            let folder = try Self.files()
+            let pack = try ToolProcess(
+                [folder.path, "--progress", "plain"], environment: ["WAIT_ALERT_PROGRESS": value])
+            #expect(try await pack.waitForExit() == .exited(0), "\(pack.report)")
+            #expect(!pack.output.contains(0x1B), "no escape byte: \(escaped(pack.output))")
+            let transcript = pack.transcript
+            #expect(transcript.first == "info pack: hashing 3 files in \(folder.path)", "\(pack.report)")
+            #expect(transcript.contains { $0.hasPrefix("✔ Hashing 3 files (") }, "\(pack.report)")
+            #expect(transcript.filter { Self.checksums.contains($0) } == Self.checksums, "\(pack.report)")
+            #expect(!transcript.contains { $0.contains("WAIT_ALERT_PROGRESS") }, "\(pack.report)")
+            #expect(!transcript.contains { $0.hasPrefix("{") }, "\(pack.report)")
+        }
+
+        /// `-q` on a terminal: the checksums and nothing else — no alert, no info line — and the
+        /// terminal as it was; with a failure, the failure's final lines (and exit status 1).
+        @Test func quietShowsNothingButFailures() async throws {
+            let folder = try Self.files()
+            let quiet = try ToolProcess([folder.path, "-q"])
+            #expect(try await quiet.waitForExit() == .exited(0), "\(quiet.report)")
+            #expect(quiet.transcript == Self.checksums, "\(quiet.report)")
+            expectTheTerminalRestored(quiet)
+
+            let failing = try ToolProcess([folder.path, "--quiet", "--fail-on", "b.txt"])
+            #expect(try await failing.waitForExit() == .exited(1), "\(failing.report)")
+            #expect(
+                failing.transcript == [
+                    "✖ Hashing sub/b.txt: cannot read sub/b.txt", "✖ Hashing 3 files: stopped at the first failure",
+                ], "\(failing.report)")
+            expectTheTerminalRestored(failing)
+        }
+
+        /// A value `--progress` does not take, and `-q` with another mode: swift-argument-parser's
+        /// error, naming the values or the conflict, with its usage line, and exit status 64
+        /// (`EX_USAGE`); nothing hashed.
+        @Test func aBadProgressValueIsAUsageError() async throws {
+            let folder = try Self.files()
+            let fancy = try ToolProcess([folder.path, "--progress", "fancy"], connection: .pipes)
+            #expect(try await fancy.waitForExit() == .exited(64), "\(fancy.report)")
+            let error = String(decoding: fancy.output, as: UTF8.self)
+            #expect(error.hasPrefix("Error: The value 'fancy' is invalid for '--progress <mode>'"), "\(error)")
+            for mode in ["auto", "tty", "plain", "json", "off", "accessible"] {
+                #expect(error.contains("  - \(mode)\n"), "\(error)")
+            }
+            #expect(error.contains("Usage: pack <folder>"), "\(error)")
+            #expect(fancy.standardOutput.isEmpty)
+
+            let conflict = try ToolProcess([folder.path, "-q", "--progress", "json"], connection: .pipes)
+            #expect(try await conflict.waitForExit() == .exited(64), "\(conflict.report)")
+            let message = String(decoding: conflict.output, as: UTF8.self)
+            #expect(
+                message.hasPrefix("Error: --quiet shows failures only; it cannot be used with --progress json.\n"),
+                "\(message)")
+            #expect(conflict.standardOutput.isEmpty)
+        }
+
         /// The cursor visible, no spinner left, the terminal's modes as before.
         private func expectTheTerminalRestored(_ pack: ToolProcess, sourceLocation: SourceLocation = #_sourceLocation) {
             #expect(pack.screen.isCursorVisible, "\(pack.report)", sourceLocation: sourceLocation)

@@ -50,14 +50,18 @@
         private var endOfStandardOutput = false
         private let started = ContinuousClock.now
 
-        /// Starts `pack` with `arguments`.
-        init(_ arguments: [String], connection: Connection = .pseudoTerminal) throws {
+        /// Starts `pack` with `arguments`, and `environment`'s variables besides `TERM`, `PATH`,
+        /// `LD_LIBRARY_PATH`, `HOME` and `TMPDIR`.
+        init(
+            _ arguments: [String], connection: Connection = .pseudoTerminal, environment: [String: String] = [:]
+        ) throws {
             let executable = try ToolProcess.executable.get()
             self.arguments = arguments
             var variables = ["TERM": "xterm-256color"]
             for name in ["PATH", "LD_LIBRARY_PATH", "HOME", "TMPDIR"] {
                 if let value = getenv(name) { variables[name] = String(cString: value) }
             }
+            variables.merge(environment) { $1 }
             switch connection {
             case .pseudoTerminal:
                 screen = InMemoryTerminal(columns: 100, rows: 30)
