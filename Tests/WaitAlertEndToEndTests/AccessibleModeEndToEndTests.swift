@@ -70,6 +70,11 @@
                 try await demo.waitFor(text: "1) Retry 2) Skip 3) Abort")
                 try demo.type("7\r")
                 try await demo.waitFor(text: "answer a number from 1 to 3")
+                // Typed once the question is asked again (an answer typed before would be echoed
+                // above it).
+                try await demo.waitUntil("the question asked again") { demo in
+                    demo.text.ranges(of: "1) Retry 2) Skip 3) Abort").count >= 2
+                }
                 try demo.type("skip\r")
                 try await demo.waitFor(text: "(y/N)")
                 try demo.type("y\r")
