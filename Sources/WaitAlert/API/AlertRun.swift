@@ -71,7 +71,7 @@ func finishAlert(
     var outcome = outcome
     if error == nil, let ending = mailbox.ending { outcome = ending }
     if case .failure = outcome {
-        for line in mailbox.failureReport.withLock({ $0 }) { mailbox.log(line) }
+        for line in mailbox.failureReport { mailbox.log(line) }
     }
     // What child processes reported under the alert is shown before it ends.
     if ChildProcessReports.isServing.load(ordering: .relaxed) { await ChildProcessReports.settle(session) }

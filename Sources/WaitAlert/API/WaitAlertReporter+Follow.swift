@@ -33,14 +33,14 @@ extension WaitAlertReporter {
                 try Task.checkCancellation()
                 tail.append(line)
                 if TextSanitizer.showsSomething(line) { update(line) }
-                mailbox.failureReport.withLock { $0 = tail.lines }
+                mailbox.failureReport = tail.lines
             }
         } catch {
             // A sequence may end its iteration with an error of its own when cancelled.
             if Task.isCancelled { throw CancellationError() }
             if !(error is CancellationError) {
                 for line in tail.lines { log(line) }
-                mailbox.failureReport.withLock { $0 = [] }
+                mailbox.failureReport = []
             }
             throw error
         }

@@ -118,11 +118,11 @@ extension WaitAlertReporter {
             case .signaled(let signal): .signaled(signal)
             }
         guard let reason else {
-            mailbox.failureReport.withLock { $0 = [] }
+            mailbox.failureReport = []
             return WaitAlertCommandResult(standardOutputBytes: outcome.collected, lastLines: outcome.tail)
         }
         // Printed above the final line if the alert fails, as the lines of `follow(lines:)` are.
-        mailbox.failureReport.withLock { $0 = outcome.tail }
+        mailbox.failureReport = outcome.tail
         throw WaitAlertCommandError(command: command, reason: reason, lastLines: outcome.tail)
     }
 

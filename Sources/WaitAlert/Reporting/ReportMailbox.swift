@@ -1,7 +1,13 @@
 import Dispatch
-// Public because `update` is inlined into callers, Mutex and all: measured, an update that is not
-// inlinable costs about a third more (25 ns against 17–22 ns, next to a bare Mutex store of 16–21 ns).
-public import Synchronization
+
+#if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
+    import Synchronization
+#else
+    // Public because `update` is inlined into callers, lock and all: measured, an update that is
+    // not inlinable costs about a third more (25 ns against 17–22 ns, next to a bare Mutex store
+    // of 16–21 ns).
+    public import Synchronization
+#endif
 
 /// The single lock between the tasks reporting to an alert and the alert's session.
 ///
@@ -19,6 +25,30 @@ public import Synchronization
 /// on, `log` prints the backlog itself instead of waiting.
 @usableFromInline
 final class ReportMailbox: Sendable {
+    #if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
+        @usableFromInline let lock = ReportLock()
+        /// Read and written only while `lock` is held.
+        @usableFromInline nonisolated(unsafe) var lockedState = State()
+
+        /// Runs `body` on the mailbox's state, holding its lock.
+        @inlinable @inline(__always)
+        func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body(&lockedState)
+        }
+    #else
+        // Elsewhere `Mutex` (`os_unfair_lock`, an SRW lock) neither convoys nor leaves priority
+        // inverted, which a lock that spins could.
+        @usableFromInline let state = Mutex<State>(State())
+
+        /// Runs `body` on the mailbox's state, holding its lock.
+        @inlinable @inline(__always)
+        func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
+            try state.withLock { try body(&$0) }
+        }
+    #endif
+
     /// What the drainer takes out in one go.
     @usableFromInline
     struct Batch {
@@ -74,6 +104,8 @@ final class ReportMailbox: Sendable {
         var wakes: Wake?
         /// How the work said its alert ends when it returns instead of as a success.
         var ending: WaitAlertOutcome?
+        /// Lines printed above the alert only if it fails.
+        var failureReport: [String] = []
         /// The progress as last reported; `nil` while indeterminate.
         @usableFromInline var progress: Progress?
 
@@ -117,30 +149,31 @@ final class ReportMailbox: Sendable {
     /// The most bytes of log lines that wait for the drainer before `log` waits too: 2 MiB.
     static let logBacklogLimit = 2 << 20
 
-    @usableFromInline let state = Mutex<State>(State())
-
     /// Orders mailboxes by when they were made, so pending reports are applied in that order.
     let sequence = ReportMailbox.counter.add(1, ordering: .relaxed).newValue
     /// Lines printed above the alert only if it fails (the last lines of a followed source).
-    let failureReport = Mutex<[String]>([])
+    var failureReport: [String] {
+        get { withState { $0.failureReport } }
+        set { withState { $0.failureReport = newValue } }
+    }
     private static let counter = Atomic<UInt64>(0)
 
     /// Connects whoever drains this mailbox.
     func connect(_ wakes: Wake) {
-        state.withLock { $0.wakes = wakes }
+        withState { $0.wakes = wakes }
     }
 
     /// Drains the mailbox now, on the main actor, if it runs on the calling thread; does nothing
     /// elsewhere.
     func applyNowIfOnMainActor() {
-        guard MainThread.isCurrent, let now = state.withLock({ $0.wakes?.now }) else { return }
+        guard MainThread.isCurrent, let now = withState({ $0.wakes?.now }) else { return }
         MainActor.assumeIsolated { now() }
     }
 
     /// Stores the latest text, waking the drainer only if it can show it now.
     @inlinable
     func update(_ text: String) {
-        state.withLock { state in
+        withState { state in
             guard !state.textsClosed else { return }
             state.batch.text = text
             state.batch.logsBeforeText = state.batch.logs.count
@@ -153,7 +186,7 @@ final class ReportMailbox: Sendable {
     /// frame at most).
     @inlinable
     func progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit?) {
-        state.withLock { state in
+        withState { state in
             guard !state.textsClosed else { return }
             let unit = unit ?? state.progress?.unit ?? .count
             state.progress = Progress(completed: completed, total: total, unit: unit)
@@ -165,7 +198,7 @@ final class ReportMailbox: Sendable {
     /// Both saturate at `Int.max` and `Int.min` instead of wrapping around.
     @inlinable
     func advance(by units: Int, growingTotalBy total: Int) {
-        state.withLock { state in
+        withState { state in
             guard !state.textsClosed else { return }
             var progress = state.progress ?? Progress(completed: 0, total: nil, unit: .count)
             progress.completed = Self.saturating(progress.completed, units)
@@ -185,7 +218,7 @@ final class ReportMailbox: Sendable {
 
     /// The work says it is failing while it goes on, or no longer.
     func failing(_ failing: Bool) {
-        state.withLock { state in
+        withState { state in
             guard !state.textsClosed else { return }
             state.batch.failing = failing
             if state.isArmed { state.scheduleWake(self) }
@@ -195,7 +228,7 @@ final class ReportMailbox: Sendable {
     /// Cancelling the work was asked for: the drainer is woken at once (whatever it is armed
     /// for), so the alert says it is cancelling at the next frame.
     func cancelling() {
-        state.withLock { state in
+        withState { state in
             guard !state.textsClosed else { return }
             state.batch.cancelling = true
             state.scheduleWake(self)
@@ -204,7 +237,7 @@ final class ReportMailbox: Sendable {
 
     /// The work no longer says how far it has gone.
     func indeterminate() {
-        state.withLock { state in
+        withState { state in
             guard !state.textsClosed else { return }
             state.progress = nil
             state.noteProgress(self)
@@ -214,7 +247,7 @@ final class ReportMailbox: Sendable {
     /// Queues a log line and wakes the drainer; waits while the backlog is over its limit.
     @usableFromInline
     func log(_ line: String) {
-        let overLimit = state.withLock { state -> Bool in
+        let overLimit = withState { state -> Bool in
             guard !state.isClosed else { return false }
             state.batch.logs.append(line)
             state.backlog += line.utf8.count + Self.lineOverhead
@@ -236,7 +269,7 @@ final class ReportMailbox: Sendable {
             return
         }
         let semaphore = DispatchSemaphore(value: 0)
-        let waits = state.withLock { state -> Bool in
+        let waits = withState { state -> Bool in
             guard state.backlog > Self.logBacklogLimit, !state.isClosed, state.wakes != nil else { return false }
             state.backlogWaiters.append(semaphore)
             return true
@@ -251,7 +284,7 @@ final class ReportMailbox: Sendable {
     /// - Returns: `false` when the alert already had an outcome (the first one wins).
     @discardableResult
     func finish(_ outcome: WaitAlertOutcome, closing: Bool = true, wakes: Bool = true) -> Bool {
-        let (recorded, waiters) = state.withLock { state -> (Bool, [DispatchSemaphore]) in
+        let (recorded, waiters) = withState { state -> (Bool, [DispatchSemaphore]) in
             var waiters: [DispatchSemaphore] = []
             if closing { waiters = Self.close(&state) }
             guard !state.textsClosed else { return (false, waiters) }
@@ -266,7 +299,7 @@ final class ReportMailbox: Sendable {
 
     /// Records that the work has ended: every later report is ignored.
     func close() {
-        state.withLock { Self.close(&$0) }.forEach { $0.signal() }
+        withState { Self.close(&$0) }.forEach { $0.signal() }
     }
 
     private static func close(_ state: inout State) -> [DispatchSemaphore] {
@@ -278,17 +311,17 @@ final class ReportMailbox: Sendable {
     /// Records how the work said its alert ends when it returns instead of as a success: skipped,
     /// with a warning, or with information. The latest word wins.
     func endInstead(_ outcome: WaitAlertOutcome) {
-        state.withLock { state in
+        withState { state in
             guard !state.textsClosed else { return }
             state.ending = outcome
         }
     }
 
     /// How the work said its alert ends when it returns, if it said so.
-    var ending: WaitAlertOutcome? { state.withLock { $0.ending } }
+    var ending: WaitAlertOutcome? { withState { $0.ending } }
 
     /// Whether the alert still waits for an outcome.
-    var isOpen: Bool { state.withLock { !$0.textsClosed } }
+    var isOpen: Bool { withState { !$0.textsClosed } }
 
     /// Takes everything reported since the last drain and disarms until the drainer's next `arm`;
     /// lets reporting threads waiting for the backlog go on.
@@ -296,7 +329,7 @@ final class ReportMailbox: Sendable {
     /// - Parameter byWake: whether the pending wake-up is the one draining; it is then cleared in
     ///   the same critical section, so no report can slip a second wake-up in between.
     func drain(byWake: Bool) -> Batch {
-        let (batch, waiters) = state.withLock { state -> (Batch, [DispatchSemaphore]) in
+        let (batch, waiters) = withState { state -> (Batch, [DispatchSemaphore]) in
             defer {
                 state.batch = Batch()
                 state.backlog = 0
@@ -316,7 +349,7 @@ final class ReportMailbox: Sendable {
 
     /// Sets whether an update should wake the drainer; a text already waiting wakes it at once.
     func arm(_ armed: Bool) {
-        state.withLock { state in
+        withState { state in
             state.isArmed = armed
             if armed, state.batch.text != nil { state.scheduleWake(self) }
         }
@@ -325,15 +358,15 @@ final class ReportMailbox: Sendable {
     /// Sets whether a progress report should wake the drainer; progress already waiting wakes it
     /// at once.
     func armProgress(_ armed: Bool) {
-        state.withLock { state in
+        withState { state in
             state.isProgressArmed = armed
             if armed, state.batch.progressChanged { state.scheduleWake(self) }
         }
     }
 
     /// The wake-up scheduled but not yet run, if any.
-    var pendingWake: Task<Void, Never>? { state.withLock { $0.wake } }
+    var pendingWake: Task<Void, Never>? { withState { $0.wake } }
 
     /// The most bytes of log lines that ever waited at once.
-    package var logBacklogHighWater: Int { state.withLock { $0.backlogHighWater } }
+    package var logBacklogHighWater: Int { withState { $0.backlogHighWater } }
 }

@@ -150,6 +150,6 @@ struct ProgressSequenceTests {
 extension WaitAlertReporter {
     /// The progress the alert holds now, once every report made so far has reached it.
     fileprivate func progressSeen() -> ReportMailbox.Progress? {
-        mailbox.state.withLock { $0.progress }
+        mailbox.withState { $0.progress }
     }
 }
