@@ -18,12 +18,7 @@ enum CommandRun {
     /// started without.
     static func run(_ options: CommandLineOptions, closed: Set<Int32>) async -> Int32 {
         let mode = options.progress ?? TerminalOverlay.Mode.environment
-        let interactive =
-            switch mode {
-            case .auto: WaitAlertStandardError.shared.isInteractive
-            case .tty: WaitAlertStandardError.shared.isTerminalDevice
-            case .plain, .json, .off, .accessible: false
-            }
+        let interactive = mode.drawsInteractively(on: WaitAlertStandardError.shared)
         WaitAlertPresenter.shared = WaitAlertPresenter(
             // wait-alert writes nothing of its own while the alert shows: no output to catch.
             renderers: [

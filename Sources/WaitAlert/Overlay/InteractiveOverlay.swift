@@ -88,8 +88,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     ) {
         self.terminal = terminal
         self.integration = integration
-        self.isStandardError =
-            (terminal as? WaitAlertStandardError)?.descriptor == WaitAlertStandardError.shared.descriptor
+        self.isStandardError = WaitAlertStandardError.isProcessStandardError(terminal)
         self.colors = colors
         self.region = TaskRegion(
             style: TaskRegion.Style(

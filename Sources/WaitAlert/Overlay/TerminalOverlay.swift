@@ -122,6 +122,17 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         /// The mode's name, its raw value: `json`.
         public var description: String { rawValue }
 
+        /// Whether this mode draws the interactive overlay on `terminal`: the one place that
+        /// decides it, for the overlay and for `wait-alert`'s own choices.
+        package func drawsInteractively(on terminal: any WaitAlertTerminal) -> Bool {
+            switch self {
+            case .auto: terminal.isInteractive
+            case .tty:
+                terminal.isInteractive || (terminal as? WaitAlertStandardError)?.isTerminalDevice == true
+            case .plain, .json, .off, .accessible: false
+            }
+        }
+
         /// The mode the environment asks for: `WAIT_ALERT_PROGRESS`, else ``accessible`` when
         /// `ACCESSIBLE` is set (to anything but `0`), else ``auto``. A `WAIT_ALERT_PROGRESS` that
         /// names no mode is reported once on standard error and left out; `auto` gives way to
@@ -205,19 +216,13 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         self.ending = ending
         self.mode = mode
         self.terminal = terminal
-        isStandardError = terminal is WaitAlertStandardError
+        isStandardError = WaitAlertStandardError.isProcessStandardError(terminal)
         handlesSignals = integration.handlesSignals
         if isStandardError {
             ProcessGroupGuard.terminationCancels.store(
                 integration.cancelsOnTermination, ordering: .sequentiallyConsistent)
         }
-        let interactive: Bool
-        switch mode {
-        case .auto: interactive = terminal.isInteractive
-        case .tty:
-            interactive = terminal.isInteractive || (terminal as? WaitAlertStandardError)?.isTerminalDevice == true
-        case .plain, .json, .off, .accessible: interactive = false
-        }
+        let interactive = mode.drawsInteractively(on: terminal)
         let makeLocal = { @MainActor () -> any WaitAlertFrameRenderer in
             Self.localOutput(
                 terminal: terminal, mode: mode, interactive: interactive, ending: ending, colors: colors,
@@ -256,7 +261,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         if mode == .json { return EventStreamRenderer(terminal: terminal) }
         if mode == .off { return QuietRenderer(terminal: terminal) }
         if interactive {
-            let isStandardError = terminal is WaitAlertStandardError
+            let isStandardError = WaitAlertStandardError.isProcessStandardError(terminal)
             let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]
             let taskbar = (isStandardError || taskbar != .auto) ? taskbar : .off
             return InteractiveOverlay(

@@ -26,6 +26,13 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
         self.descriptor = descriptor
     }
 
+    /// Whether `terminal` writes to this process's standard error (descriptor 2): only then does
+    /// an overlay catch signals, capture output, serve child processes or reach a parent alert.
+    /// The one test of it.
+    package static func isProcessStandardError(_ terminal: any WaitAlertTerminal) -> Bool {
+        (terminal as? WaitAlertStandardError)?.descriptor == STDERR_FILENO
+    }
+
     /// Whether the descriptor is a terminal device, whatever `TERM` says.
     package var isTerminalDevice: Bool { isatty(target) == 1 }
 

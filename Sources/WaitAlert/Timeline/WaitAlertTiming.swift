@@ -126,13 +126,6 @@ extension WaitAlertTiming {
             finalMessage: finalMessage, fadeOut: fadeOut, timeout: timeout, spinner: spinner)
     }
 
-    /// A copy with another spinner (`nil`: none, as a toast).
-    public func withSpinner(_ spinner: Spinner?) -> WaitAlertTiming {
-        var copy = self
-        copy.spinner = spinner
-        return copy
-    }
-
     // The presets below are constant and valid; `try!` cannot fail for them.
 
     /// The classic wait alert: 0.5 s grace, pop-in, reading time, fade-out.
