@@ -1,7 +1,7 @@
 // Real programs built on WaitAlert, run by the scenario suite (Tests/WaitAlertEndToEndTests) under
 // a pseudo-terminal, piped, and with Ctrl-C and Ctrl-Z in the middle:
 //
-//     wait-alert-scenarios hash [--jobs N] [--quiet] [--delay MS] PATH...
+//     wait-alert-scenarios hash [--jobs N | --threads N] [--quiet] [--delay MS] PATH...
 //                 hashes every file under PATH in child tasks, with byte progress; prints each
 //                 file's hash (Hasher.swift)
 //     wait-alert-scenarios backup PATH [--to DIR]
@@ -24,7 +24,7 @@ import WaitAlert
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
-    usage: wait-alert-scenarios hash [--jobs N] [--quiet] [--delay MS] PATH...
+    usage: wait-alert-scenarios hash [--jobs N | --threads N] [--quiet] [--delay MS] PATH...
            wait-alert-scenarios backup PATH [--to DIR]
            wait-alert-scenarios archive PATH [--to DIR]
            wait-alert-scenarios fetch [--fail]

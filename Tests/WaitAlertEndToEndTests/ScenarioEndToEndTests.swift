@@ -139,6 +139,35 @@
                 }
             }
 
+            /// 2,000 files hashed by four OS threads of the program's own, all reporting to one
+            /// alert (a chunk's bytes and each file's name): on a terminal every hash is printed
+            /// once, the success says so, the terminal is as it was, and the run takes about as
+            /// long as the same run piped.
+            @Test func fourThreadsOnOneAlert() async throws {
+                let files = try Files(2000)
+                let arguments = ["hash", "--threads", "4", files.path]
+                let piped = try DemoProcess(arguments, connection: .pipe, program: try Self.executable())
+                let pipedStart = ContinuousClock.now
+                #expect(try await piped.waitForExit(timeout: .seconds(60)) == .exited(0), "\(piped.report)")
+                let pipedTime = ContinuousClock.now - pipedStart
+                #expect(piped.text.contains("✔ Hashed 2000 files on 4 threads ("), "\(piped.report)")
+
+                let tool = try DemoProcess(
+                    arguments, connection: .pseudoTerminal(columns: 120, rows: 30), program: try Self.executable())
+                let start = ContinuousClock.now
+                #expect(try await tool.waitForExit(timeout: .seconds(120)) == .exited(0), "\(tool.report)")
+                let time = ContinuousClock.now - start
+                let transcript = tool.screen.transcript.filter { !$0.isEmpty }
+                let hashes = Self.hashLines(transcript, under: files.path)
+                #expect(hashes.count == 2000 && hashes.values.allSatisfy { $0 == 1 }, "\(tool.report)")
+                #expect(transcript.last?.hasPrefix("✔ Hashed 2000 files on 4 threads (") == true, "\(tool.report)")
+                #expect(tool.screen.isCursorVisible)
+                #expect(tool.modesAtExit == tool.modesBefore)
+                if !EndToEndRuns.isSanitized {
+                    #expect(time < pipedTime * 3 / 2 + .seconds(2), "on a terminal \(time), piped \(pipedTime)")
+                }
+            }
+
             /// A file that cannot be read fails its task while the others go on: the failure
             /// names it, every other file is hashed, and the tool exits 1.
             @Test func aFileThatCannotBeReadFailsAloneAndTheRestGoOn() async throws {
