@@ -34,32 +34,51 @@ extension InteractiveOverlay {
         // For a while the region is no taller than the shortest window seen: a frame that lands
         // in a window shortened again meanwhile still fits.
         if let rows = terminal.rows { shortestRows = min(shortestRows ?? rows, rows) }
-        shortestRowsExpiry?.cancel()
-        let expiry = DispatchWorkItem { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, self.shortestRows != nil else { return }
-                self.shortestRows = nil
-                self.markDirty()
-                self.flush(at: self.region.lastInstant)
-            }
-        }
-        shortestRowsExpiry = expiry
-        DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(1), execute: expiry)
         ticker?.stop()
-        settling?.cancel()
-        let settled = DispatchWorkItem { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.settling = nil
-                self.terminalDidResize()
-            }
-        }
-        settling = settled
-        DispatchQueue.main.asyncAfter(deadline: .now() + Self.resizeSettling, execute: settled)
+        let now = presenterNow
+        deadlines.shortestRowsExpire = now + Self.shortestRowsKept
+        deadlines.resizeSettled = now + Self.resizeSettling
+        context?.deadlineChanged()
     }
 
+    /// How long the region stays no taller than the shortest window of a resize.
+    static let shortestRowsKept = Duration.seconds(1)
+
     /// How long the window keeps its size before the region is drawn again after a resize.
-    static let resizeSettling = DispatchTimeInterval.milliseconds(150)
+    static let resizeSettling = Duration.milliseconds(150)
+
+    /// The presenter's clock now, or the last instant drawn when the presenter has none to share.
+    var presenterNow: Duration { context?.now?() ?? region.lastInstant }
+
+    /// Carries out the overlay's own deadlines that have come by `instant`, on the presenter's
+    /// clock: the end of a resize, the end of its height limit, a look at whether the program is
+    /// in the foreground again.
+    func fireDeadlines(at instant: Duration) {
+        if let settled = deadlines.resizeSettled, settled <= instant {
+            deadlines.resizeSettled = nil
+            terminalDidResize()
+        }
+        if let expiry = deadlines.shortestRowsExpire, expiry <= instant {
+            deadlines.shortestRowsExpire = nil
+            if shortestRows != nil {
+                shortestRows = nil
+                markDirty()
+            }
+        }
+        if let check = deadlines.foregroundCheck, check <= instant {
+            deadlines.foregroundCheck = nil
+            // Nothing to bring back: the next alert's first draw checks by itself.
+            guard region.isDetached, !stopped, region.hasRows else { return }
+            if terminal.isForeground {
+                markDirty()
+            } else {
+                deadlines.foregroundCheck = instant + Self.foregroundCheckInterval
+            }
+        }
+    }
+
+    /// How often a program in the background looks whether it is in the foreground again.
+    static let foregroundCheckInterval = Duration.milliseconds(200)
 
     // MARK: - Foreground and background
 
@@ -107,34 +126,17 @@ extension InteractiveOverlay {
     /// the foreground again: `fg` on a job that runs in the background only hands it the
     /// terminal, with no signal, and the region must come back at once, not at the next change.
     func watchForForeground() {
-        guard foregroundWatch == nil, ticker != nil else { return }  // without a ticker every frame checks
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + .milliseconds(200), repeating: .milliseconds(200))
-        let terminal = terminal
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                guard self.region.isDetached, !self.stopped, self.region.hasRows else {
-                    // Nothing to bring back: the next alert's first draw checks by itself.
-                    self.foregroundWatch?.cancel()
-                    self.foregroundWatch = nil
-                    return
-                }
-                guard terminal.isForeground else { return }
-                self.markDirty()
-                self.flush(at: self.region.lastInstant)
-            }
-        }
-        timer.resume()
-        foregroundWatch = timer
+        // Without a ticker every frame comes through the presenter, and each draw checks.
+        guard deadlines.foregroundCheck == nil, ticker != nil else { return }
+        deadlines.foregroundCheck = presenterNow + Self.foregroundCheckInterval
+        context?.deadlineChanged()
     }
 
     /// The program is in the foreground again: the next draw draws the lines afresh where the
     /// cursor is.
     private func attach() {
         region.isDetached = false
-        foregroundWatch?.cancel()
-        foregroundWatch = nil
+        deadlines.foregroundCheck = nil
         region.taskbarCleared()  // a stop cleared it
         screen.columns = terminal.columns ?? screen.columns
         screen.markErased()
@@ -253,10 +255,7 @@ extension InteractiveOverlay {
     /// Stops drawing for good after the terminal refused a write.
     func stop() {
         stopped = true
-        settling?.cancel()
-        settling = nil
-        foregroundWatch?.cancel()
-        foregroundWatch = nil
+        deadlines = Deadlines()
         releaseOutput()
         if !drawingWithTicker { ticker?.stop() }
         if guarding {

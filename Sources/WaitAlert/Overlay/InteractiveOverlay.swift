@@ -77,10 +77,24 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// The final lines a forced exit would leave, and those last published for it.
     var interruptedEndings = InterruptedEndings()
     var publishedEndings: [InterruptedEndings.Ending]?
-    var settling: DispatchWorkItem?
     var shortestRows: Int?
-    var shortestRowsExpiry: DispatchWorkItem?
-    var foregroundWatch: (any DispatchSourceTimer)?
+    /// The overlay's own deadlines, on the presenter's clock.
+    var deadlines = Deadlines()
+
+    /// What the overlay waits for besides drawing: each is carried out by the presenter's flush
+    /// at or after its instant (``fireDeadlines(at:)``), so a test's manual clock drives them too.
+    struct Deadlines {
+        /// When a resize has settled and the region is drawn again; `nil` unless resizing.
+        var resizeSettled: Duration?
+        /// When the region may again be as tall as the window, not the shortest seen in a resize.
+        var shortestRowsExpire: Duration?
+        /// When a program in the background looks whether it is in the foreground again.
+        var foregroundCheck: Duration?
+
+        var earliest: Duration? {
+            [resizeSettled, shortestRowsExpire, foregroundCheck].compactMap { $0 }.min()
+        }
+    }
 
     init(
         terminal: any WaitAlertTerminal, ending: Ending, colors: Bool, integration: Integration,
@@ -128,7 +142,11 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         region.redrawDeadline(for: alert)
     }
 
-    var heldBackUntil: Duration? { dirty && !stopped ? pacing.due : nil }
+    var heldBackUntil: Duration? {
+        let drawDue = dirty && !stopped ? pacing.due : nil
+        guard let own = deadlines.earliest else { return drawDue }
+        return drawDue.map { min($0, own) } ?? own
+    }
 
     /// Something changed that must be drawn at the next flush.
     func markDirty() {
@@ -196,6 +214,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     /// Draws what the batch changed, in one write.
     func flush(at instant: Duration) {
+        fireDeadlines(at: instant)
         guard !stopped, dirty, pacing.drawsNow(at: instant) else { return }
         dirty = false
         pacing.drew(at: instant)
@@ -215,7 +234,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// be printed above: one write.
     private func drawRegion() {
         guard !region.isDetached, suspensions == 0 else { return }
-        if settling != nil {
+        if deadlines.resizeSettled != nil {
             // The window is being resized: no region until it keeps its size, but every line
             // waiting to be printed goes out now (a final line right before the program exits).
             let taken = region.takeLinesAbove()

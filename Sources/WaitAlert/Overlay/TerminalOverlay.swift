@@ -357,6 +357,12 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         return questions
     }
 
+    /// What `SIGWINCH` does on standard error: the window changed size; the region is drawn
+    /// again once the window has kept its size for a moment, on the presenter's clock.
+    package func windowResized() {
+        interactive?.windowResized()
+    }
+
     /// Re-reads the terminal's width and redraws every line, leaving no garbage behind when the
     /// window shrank below a line's length. (On standard error, `SIGWINCH` does this by itself.)
     public func terminalDidResize() {

@@ -103,7 +103,8 @@ public final class WaitAlertPresenter {
                     setDrawsFrames: { [weak self] alert, draws in
                         self?.setDrawsFrames(draws, of: alert, renderer: index)
                     },
-                    systemClockNow: self.clock.isSystemClock ? self.clock.now : nil, now: self.clock.now
+                    systemClockNow: self.clock.isSystemClock ? self.clock.now : nil, now: self.clock.now,
+                    deadlineChanged: { [weak self] in self?.scheduleHeldBack() }
                 ))
         }
         self.wakesForSpinner =
@@ -166,6 +167,12 @@ public final class WaitAlertPresenter {
         batchDepth += 1  // a renderer that changes what it animates while flushing starts no batch
         renderers.forEach { $0.frames?.flush(at: now) }
         batchDepth -= 1
+        scheduleHeldBack()
+    }
+
+    /// Schedules the flush of what renderers hold back, and of their own deadlines, for the
+    /// earliest of them.
+    private func scheduleHeldBack() {
         scheduler.schedule(heldBack, at: renderers.reduce(nil) { earliest($0, $1.frames?.heldBackUntil) })
     }
 

@@ -127,15 +127,21 @@ package struct WaitAlertRendererContext: Sendable {
     /// question asked).
     package var now: (@Sendable () -> Duration)?
 
+    /// Tells the presenter that the renderer's ``WaitAlertFrameRenderer/heldBackUntil`` changed
+    /// outside a batch (a signal, a key): the presenter schedules its flush for it again.
+    package var deadlineChanged: @MainActor @Sendable () -> Void = {}
+
     package init(
         cancelAllWork: @escaping @MainActor @Sendable () -> Bool,
         setDrawsFrames: @escaping @MainActor @Sendable (_ alert: WaitAlertID, _ draws: Bool) -> Void = { _, _ in },
-        systemClockNow: (@Sendable () -> Duration)? = nil, now: (@Sendable () -> Duration)? = nil
+        systemClockNow: (@Sendable () -> Duration)? = nil, now: (@Sendable () -> Duration)? = nil,
+        deadlineChanged: @escaping @MainActor @Sendable () -> Void = {}
     ) {
         self.cancelAllWork = cancelAllWork
         self.setDrawsFrames = setDrawsFrames
         self.systemClockNow = systemClockNow
         self.now = now
+        self.deadlineChanged = deadlineChanged
     }
 }
 
