@@ -95,6 +95,11 @@ extension InteractiveOverlay {
         suspend()
         updateCapture()
         driver.collectAbove = { [weak self] in self?.takeLinesAbovePrompt() ?? ([], false) }
+        driver.escapePending = { [weak self] pending in
+            guard let self else { return }
+            deadlines.promptEscape = pending ? presenterNow + TerminalPrompt.escapeWait : nil
+            context?.deadlineChanged()
+        }
         driver.start()
         return true
     }

@@ -51,9 +51,13 @@ extension InteractiveOverlay {
     var presenterNow: Duration { context?.now?() ?? region.lastInstant }
 
     /// Carries out the overlay's own deadlines that have come by `instant`, on the presenter's
-    /// clock: the end of a resize, the end of its height limit, a look at whether the program is
-    /// in the foreground again.
+    /// clock: a lone Escape at a question, the end of a resize, the end of its height limit, a
+    /// look at whether the program is in the foreground again.
     func fireDeadlines(at instant: Duration) {
+        if let escape = deadlines.promptEscape, escape <= instant {
+            deadlines.promptEscape = nil
+            promptDriver?.flushEscape()
+        }
         if let settled = deadlines.resizeSettled, settled <= instant {
             deadlines.resizeSettled = nil
             terminalDidResize()

@@ -90,9 +90,11 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         var shortestRowsExpire: Duration?
         /// When a program in the background looks whether it is in the foreground again.
         var foregroundCheck: Duration?
+        /// When a lone Escape typed at a question is a key of its own.
+        var promptEscape: Duration?
 
         var earliest: Duration? {
-            [resizeSettled, shortestRowsExpire, foregroundCheck].compactMap { $0 }.min()
+            [resizeSettled, shortestRowsExpire, foregroundCheck, promptEscape].compactMap { $0 }.min()
         }
     }
 

@@ -30,7 +30,10 @@ final class TerminalPrompt {
     /// The rows the prompt takes on screen, and the row the cursor rests on (from its first).
     private var drawnRows = 0
     private var cursorRow = 0
-    private var escapeFlush: DispatchWorkItem?
+    /// Told whether a lone Escape waits to be a key of its own (``flushEscape()`` once nothing
+    /// follows it for ``escapeWait``), by the overlay that keeps the deadline on its presenter's
+    /// clock.
+    var escapePending: (Bool) -> Void = { _ in }
     private var finished = false
     /// Lines to print above the prompt, taken under the lock of the write that prints them (what
     /// the program printed meanwhile, in order), and whether the prompt's lines were erased by
@@ -141,18 +144,17 @@ final class TerminalPrompt {
             return
         }
         handle(parser.feed(buffer[..<count]))
-        escapeFlush?.cancel()
-        if parser.isAwaitingMore {
-            // A lone Escape is a key of its own once nothing follows it for a moment.
-            let flush = DispatchWorkItem { [weak self] in
-                MainActor.assumeIsolated {
-                    guard let self else { return }
-                    self.handle(self.parser.flush())
-                }
-            }
-            escapeFlush = flush
-            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50), execute: flush)
-        }
+        // A lone Escape is a key of its own once nothing follows it for a moment.
+        if !finished { escapePending(parser.isAwaitingMore) }
+    }
+
+    /// How long a lone Escape waits for the rest of a sequence.
+    static let escapeWait = Duration.milliseconds(50)
+
+    /// Nothing followed a lone Escape: it is a key of its own.
+    func flushEscape() {
+        guard !finished else { return }
+        handle(parser.flush())
     }
 
     private func handle(_ keys: [Key]) {
@@ -302,7 +304,7 @@ final class TerminalPrompt {
     private func finish() {
         guard !finished else { return }
         finished = true
-        escapeFlush?.cancel()
+        escapePending(false)
         source?.cancel()
         source = nil
         var record = ""
