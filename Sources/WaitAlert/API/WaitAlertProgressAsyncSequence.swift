@@ -21,8 +21,9 @@
 /// The total is the one given, or unknown; the unit the one given, else bytes or a plain count.
 /// Iterating starts the progress again at zero. It
 /// iterates on the caller's isolation (`next(isolation:)`), throws what the base sequence
-/// throws, and costs one ``WaitAlertReporter/advance(by:totalBy:)`` per element or chunk, and per
-/// 64 bytes of a sequence of bytes (the last ones when it ends).
+/// throws, and costs about a nanosecond per element, byte or chunk: the loop counts on its own and
+/// hands its count to the alert when the display can use it, when it ends, and when the alert
+/// ends.
 public struct WaitAlertProgressAsyncSequence<Base: AsyncSequence>: AsyncSequence {
     public typealias Element = Base.Element
     public typealias Failure = Base.Failure
@@ -67,18 +68,17 @@ public struct WaitAlertProgressAsyncSequence<Base: AsyncSequence>: AsyncSequence
     /// Iterates the base sequence, counting what each element stands for.
     public struct AsyncIterator: AsyncIteratorProtocol {
         @usableFromInline var base: Base.AsyncIterator
-        @usableFromInline let mailbox: ReportMailbox
+        /// What the loop counted, handed to the alert when its display can use it.
+        @usableFromInline let tally: ProgressTally
         @usableFromInline let keeps: WaitAlertHandle.Owner?
         @usableFromInline let counting: Counting
         /// Whether an element was handed out and not counted yet.
         @usableFromInline var handedOut = false
-        /// Bytes read and not reported yet.
-        @usableFromInline var pendingBytes = 0
 
         @usableFromInline
         init(base: Base.AsyncIterator, mailbox: ReportMailbox, keeps: WaitAlertHandle.Owner?, counting: Counting) {
             self.base = base
-            self.mailbox = mailbox
+            self.tally = ProgressTally(mailbox: mailbox)
             self.keeps = keeps
             self.counting = counting
         }
@@ -103,27 +103,19 @@ public struct WaitAlertProgressAsyncSequence<Base: AsyncSequence>: AsyncSequence
         mutating func countHandedOut() {
             guard handedOut else { return }
             handedOut = false
-            mailbox.advance(by: 1, growingTotalBy: 0)
+            tally.count(1)
         }
 
         @inlinable
         mutating func count(_ element: Element?) {
             guard let element else {
-                if pendingBytes > 0 { mailbox.advance(by: pendingBytes, growingTotalBy: 0) }
-                pendingBytes = 0
+                tally.publish()
                 return
             }
             switch counting {
-            case .elements:
-                handedOut = true
-            case .bytes:
-                pendingBytes &+= 1
-                if pendingBytes == 64 {
-                    mailbox.advance(by: 64, growingTotalBy: 0)
-                    pendingBytes = 0
-                }
-            case .chunks(let size):
-                mailbox.advance(by: size(element), growingTotalBy: 0)
+            case .elements: handedOut = true
+            case .bytes: tally.count(1)
+            case .chunks(let size): tally.count(size(element))
             }
         }
     }

@@ -15,8 +15,9 @@
 /// next one (or ends), so the bar shows `3/10` while the fourth is being worked on. The total is
 /// the collection's `count`; for a sequence that is not a collection, the `total` given, or
 /// unknown. The unit is the one given, else a plain count. Iterating starts the progress again at
-/// zero. Each element costs one
-/// ``WaitAlertReporter/advance(by:totalBy:)``, from any thread or isolation.
+/// zero. An element costs about a nanosecond, from any thread or isolation: the loop counts on its
+/// own and hands its count to the alert when the display can use it (at most once a frame), when
+/// it ends, and when the alert ends, so the count shown at the end is exact.
 public struct WaitAlertProgressSequence<Base: Sequence>: Sequence {
     @usableFromInline let base: Base
     @usableFromInline let mailbox: ReportMailbox
@@ -49,7 +50,8 @@ public struct WaitAlertProgressSequence<Base: Sequence>: Sequence {
     /// Iterates the base sequence, counting each element as done when the next is asked for.
     public struct Iterator: IteratorProtocol {
         @usableFromInline var base: Base.Iterator
-        @usableFromInline let mailbox: ReportMailbox
+        /// What the loop counted, handed to the alert when its display can use it.
+        @usableFromInline let tally: ProgressTally
         @usableFromInline let keeps: WaitAlertHandle.Owner?
         /// Whether an element was handed out and not counted yet.
         @usableFromInline var handedOut = false
@@ -57,15 +59,16 @@ public struct WaitAlertProgressSequence<Base: Sequence>: Sequence {
         @usableFromInline
         init(base: Base.Iterator, mailbox: ReportMailbox, keeps: WaitAlertHandle.Owner?) {
             self.base = base
-            self.mailbox = mailbox
+            self.tally = ProgressTally(mailbox: mailbox)
             self.keeps = keeps
         }
 
         @inlinable
         public mutating func next() -> Base.Element? {
-            if handedOut { mailbox.advance(by: 1, growingTotalBy: 0) }
+            if handedOut { tally.count(1) }
             let element = base.next()
             handedOut = element != nil
+            if !handedOut { tally.publish() }
             return element
         }
     }

@@ -1,13 +1,7 @@
 import Dispatch
-
-#if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
-    import Synchronization
-#else
-    // Public because `update` is inlined into callers, lock and all: measured, an update that is
-    // not inlinable costs about a third more (25 ns against 17–22 ns, next to a bare Mutex store
-    // of 16–21 ns).
-    public import Synchronization
-#endif
+// Public because `update` is inlined into callers, lock and all (measured, an update that is not
+// inlinable costs about a third more), and a wrapped loop reads `progressWanted` at each element.
+public import Synchronization
 
 /// The single lock between the tasks reporting to an alert and the alert's session.
 ///
@@ -106,6 +100,8 @@ final class ReportMailbox: Sendable {
         var ending: WaitAlertOutcome?
         /// Lines printed above the alert only if it fails.
         var failureReport: [String] = []
+        /// The wrapped loops counting into the alert, unretained (each removes itself as it goes).
+        var tallies: [ObjectIdentifier: Unmanaged<ProgressTally>] = [:]
         /// The progress as last reported; `nil` while indeterminate.
         @usableFromInline var progress: Progress?
 
@@ -117,6 +113,23 @@ final class ReportMailbox: Sendable {
             batch.progressChanged = true
             recordFirstProgress()
             if isProgressArmed { scheduleWake(mailbox) }
+        }
+
+        /// Adds what each wrapped loop counted since it was last added; whether anything was.
+        mutating func collectTallies() -> Bool {
+            guard !tallies.isEmpty, !textsClosed else { return false }
+            var added = 0
+            for tally in tallies.values {
+                let tally = tally.takeUnretainedValue()
+                let done = tally.done.load(ordering: .relaxed)
+                added = ReportMailbox.saturating(added, done &- tally.published)
+                tally.published = done
+            }
+            guard added != 0 else { return false }
+            var progress = progress ?? Progress(completed: 0, total: nil, unit: .count)
+            progress.completed = ReportMailbox.saturating(progress.completed, added)
+            self.progress = progress
+            return true
         }
 
         @inline(never) @usableFromInline
@@ -168,6 +181,32 @@ final class ReportMailbox: Sendable {
     func applyNowIfOnMainActor() {
         guard MainThread.isCurrent, let now = withState({ $0.wakes?.now }) else { return }
         MainActor.assumeIsolated { now() }
+    }
+
+    /// Whether the drainer wants progress now (it is armed for it): a wrapped loop then hands
+    /// its count over. Kept apart from the lock, read by the loop at each element.
+    @usableFromInline let progressWanted = Atomic<Bool>(false)
+
+    /// A wrapped loop starts counting into this alert.
+    func register(_ tally: ProgressTally) {
+        withState { $0.tallies[ObjectIdentifier(tally)] = Unmanaged.passUnretained(tally) }
+    }
+
+    /// A wrapped loop goes away: what it counted since is added first.
+    func unregister(_ tally: ProgressTally) {
+        withState { state in
+            if state.collectTallies() { state.noteProgress(self) }
+            state.tallies[ObjectIdentifier(tally)] = nil
+        }
+    }
+
+    /// Adds what the wrapped loops counted, waking the drainer when it is armed for progress.
+    @inline(never) @usableFromInline
+    func publishTallies() {
+        progressWanted.store(false, ordering: .relaxed)
+        withState { state in
+            if state.collectTallies() { state.noteProgress(self) }
+        }
     }
 
     /// Stores the latest text, waking the drainer only if it can show it now.
@@ -288,6 +327,8 @@ final class ReportMailbox: Sendable {
             var waiters: [DispatchSemaphore] = []
             if closing { waiters = Self.close(&state) }
             guard !state.textsClosed else { return (false, waiters) }
+            // What wrapped loops counted is part of the alert's last progress.
+            if state.collectTallies() { state.noteProgress(self) }
             state.textsClosed = true
             state.batch.outcome = outcome
             if wakes { state.scheduleWake(self) }
@@ -338,10 +379,16 @@ final class ReportMailbox: Sendable {
             state.isArmed = false
             state.isProgressArmed = false
             if byWake { state.wake = nil }
+            // The drainer shows the count the loops have reached, whatever woke it.
+            if state.collectTallies(), !state.batch.progressChanged {
+                state.batch.progressChanged = true
+                state.recordFirstProgress()
+            }
             var batch = state.batch
             if batch.progressChanged { batch.progress = state.progress }
             return (batch, state.backlogWaiters)
         }
+        progressWanted.store(false, ordering: .relaxed)
         if byWake { PendingWakes.remove(ObjectIdentifier(self)) }
         waiters.forEach { $0.signal() }
         return batch
@@ -362,6 +409,7 @@ final class ReportMailbox: Sendable {
             state.isProgressArmed = armed
             if armed, state.batch.progressChanged { state.scheduleWake(self) }
         }
+        progressWanted.store(armed, ordering: .relaxed)
     }
 
     /// The wake-up scheduled but not yet run, if any.
