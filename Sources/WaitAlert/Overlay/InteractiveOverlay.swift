@@ -127,7 +127,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         let isStandardError = isStandardError
         ticker = SpinnerTicker(now: now) { bytes in
             if isStandardError {
-                TerminalGuard.writeIfDrawn(bytes, to: terminal)
+                TerminalGuard.writeIfDrawn(bytes, to: terminal, brokenPipeSignalBlocked: true)
             } else {
                 _ = terminal.write(bytes)
             }

@@ -98,7 +98,8 @@ final class SpinnerTicker: Sendable {
 
     private let state = Mutex(State())
     private let now: @Sendable () -> Duration
-    /// Writes a frame (or drops it, while nothing may be drawn).
+    /// Writes a frame (or drops it, while nothing may be drawn), on a thread where `SIGPIPE` is
+    /// blocked.
     private let write: @Sendable ([UInt8]) -> Void
     /// Where the frame loop runs: a serial queue of its own, so a thread of its own while it runs.
     private let queue = DispatchQueue(label: "WaitAlert.SpinnerTicker", qos: .utility)
@@ -158,9 +159,13 @@ final class SpinnerTicker: Sendable {
         guard state.interval != nil else { return }
         state.looping = true
         // Weak: a ticker the overlay let go ends its loop (its deinit wakes it).
+        // `SIGPIPE` stays blocked on the loop's thread while it runs, so a frame's write changes
+        // no signal mask: one wake-up and one write a frame, as the least spinner on a thread.
         queue.async { [weak self, wake] in
-            while let wait = self?.frame() {
-                _ = wake.wait(timeout: .now() + .nanoseconds(Int(wait.attoseconds / 1_000_000_000)))
+            WaitAlertStandardError.withBrokenPipeSignalBlocked {
+                while let wait = self?.frame() {
+                    _ = wake.wait(timeout: .now() + .nanoseconds(Int(wait.attoseconds / 1_000_000_000)))
+                }
             }
         }
     }

@@ -300,7 +300,9 @@ enum TerminalGuard {
 
     /// Writes `bytes` like ``write(_:to:)``, only while overlay lines are on screen: a spinner
     /// frame written off the main actor never lands after a stop erased the lines.
-    static func writeIfDrawn(_ bytes: [UInt8], to terminal: any WaitAlertTerminal) {
+    static func writeIfDrawn(
+        _ bytes: [UInt8], to terminal: any WaitAlertTerminal, brokenPipeSignalBlocked: Bool = false
+    ) {
         guard !exited.load(ordering: .acquiring) else { return }
         TerminalOutput.lock.withLock { _ in
             guard !exited.load(ordering: .relaxed), TerminalOutput.drawn.load(ordering: .sequentiallyConsistent) else {
@@ -309,7 +311,11 @@ enum TerminalGuard {
             TerminalOutput.beginWrite()
             defer { TerminalOutput.endWrite() }
             guard TerminalOutput.mayWrite else { return }
-            _ = terminal.write(bytes)
+            if brokenPipeSignalBlocked, let standardError = terminal as? WaitAlertStandardError {
+                _ = standardError.write(bytes, brokenPipeSignalBlocked: true)
+            } else {
+                _ = terminal.write(bytes)
+            }
         }
     }
 

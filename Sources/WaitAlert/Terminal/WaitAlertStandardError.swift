@@ -69,11 +69,26 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
     /// counts as done: the terminal has been restored for what ends the program.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
+        write(bytes, brokenPipeSignalBlocked: false)
+    }
+
+    /// ``write(_:)`` from a thread that keeps `SIGPIPE` blocked while it runs (the spinner's
+    /// frame loop): the signal mask is left as it is, one system call a write.
+    package func write(_ bytes: [UInt8], brokenPipeSignalBlocked: Bool) -> Bool {
         guard !broken.load(ordering: .relaxed) else { return false }
         guard !TerminalOutput.ended.load(ordering: .sequentiallyConsistent) else { return true }
-        let complete = withoutBrokenPipeSignal {
-            bytes.withUnsafeBytes { Platform.writeAll($0, to: target) }
-        }
+        let write = { bytes.withUnsafeBytes { Platform.writeAll($0, to: self.target) } }
+        let complete: Bool
+        #if os(Linux)
+            if brokenPipeSignalBlocked {
+                complete = write()
+                if !complete { Self.consumeBrokenPipeSignal() }
+            } else {
+                complete = withoutBrokenPipeSignal(write)
+            }
+        #else
+            complete = withoutBrokenPipeSignal(write)
+        #endif
         if !complete { broken.store(true, ordering: .relaxed) }
         return complete
     }
@@ -81,7 +96,7 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
     /// Runs `body` so that a write to a closed pipe is an `EPIPE` error for this write only and
     /// never ends the program: on Linux with `SIGPIPE` blocked on this thread and a `SIGPIPE` it
     /// raised consumed; on Apple platforms the descriptor is told not to raise it at all.
-    private func withoutBrokenPipeSignal<T>(_ body: () -> T) -> T {
+    private func withoutBrokenPipeSignal(_ body: () -> Bool) -> Bool {
         #if os(Linux)
             Self.blockingBrokenPipeSignal(body)
         #else
@@ -91,21 +106,47 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
     }
 
     #if os(Linux)
-        private static func blockingBrokenPipeSignal<T>(_ body: () -> T) -> T {
+        /// Runs `body` (a write: `true` when complete) with `SIGPIPE` blocked on this thread. A
+        /// write raises `SIGPIPE` only when it fails with `EPIPE`: only then is the signal looked
+        /// for and consumed, so a write that succeeds costs two mask changes and no more.
+        private static func blockingBrokenPipeSignal(_ body: () -> Bool) -> Bool {
             var pipeOnly = sigset_t()
             sigemptyset(&pipeOnly)
             sigaddset(&pipeOnly, SIGPIPE)
             var previous = sigset_t()
             pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
-            let result = body()
-            var pending = sigset_t()
-            if sigismember(&previous, SIGPIPE) == 0, sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1 {
-                var noWait = timespec()
-                _ = sigtimedwait(&pipeOnly, nil, &noWait)
-            }
+            let complete = body()
+            if !complete, sigismember(&previous, SIGPIPE) == 0 { consumeBrokenPipeSignal() }
             pthread_sigmask(SIG_SETMASK, &previous, nil)
-            return result
+            return complete
         }
+
+        /// Takes a `SIGPIPE` pending on this thread (raised by a write to a closed pipe while the
+        /// signal is blocked) so it is never delivered.
+        static func consumeBrokenPipeSignal() {
+            var pipeOnly = sigset_t()
+            sigemptyset(&pipeOnly)
+            sigaddset(&pipeOnly, SIGPIPE)
+            var pending = sigset_t()
+            guard sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1 else { return }
+            var noWait = timespec()
+            _ = sigtimedwait(&pipeOnly, nil, &noWait)
+        }
+
+        /// Blocks `SIGPIPE` on the calling thread until `body` returns: writes inside it pass
+        /// `brokenPipeSignalBlocked: true`.
+        package static func withBrokenPipeSignalBlocked(_ body: () -> Void) {
+            var pipeOnly = sigset_t()
+            sigemptyset(&pipeOnly)
+            sigaddset(&pipeOnly, SIGPIPE)
+            var previous = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
+            body()
+            consumeBrokenPipeSignal()
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+    #else
+        package static func withBrokenPipeSignalBlocked(_ body: () -> Void) { body() }
     #endif
 
 }
