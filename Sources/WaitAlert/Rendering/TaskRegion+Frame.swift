@@ -10,11 +10,13 @@ extension TaskRegion {
         for key in layout.rows {
             switch key {
             case .alert(let id):
-                if let row = rows[id] { lines.append((key, decorated(row, of: id, columns: columns))) }
+                if let entry = entries[id], let row = entry.row {
+                    lines.append((key, decorated(row, of: entry, columns: columns)))
+                }
             case .planned(let parent, let index):
-                let steps = pending[parent]?.listedSteps ?? []
+                let steps = entries[parent]?.group.pending.listedSteps ?? []
                 let title = steps.indices.contains(index) ? steps[index] : ""
-                let depth = (rows[parent]?.line.indent ?? 0) + 1
+                let depth = (entries[parent]?.row?.line.indent ?? 0) + 1
                 let line = OverlayScreen.Line(
                     glyph: "○", text: TextSanitizer.line(title), style: style.colors ? .grey(level: 0.5) : .plain,
                     indent: depth)
@@ -32,15 +34,15 @@ extension TaskRegion {
     /// The spinner the row under `key` turns, if it turns one.
     func spinner(of key: Key) -> SpinnerSlot? {
         guard case .alert(let id) = key else { return nil }
-        return rows[id]?.spinner
+        return entries[id]?.row?.spinner
     }
 
     /// With spinners turned between draws, the elapsed times still count: a running row that
     /// shows one (a child task's, a group's header) is drawn again on the next whole second of
     /// the clock, all of them at once.
     func redrawDeadline(for alert: WaitAlertID) -> Duration? {
-        guard style.turnsSpinners, let row = rows[alert], row.state == .running,
-            row.parent != nil || groups[alert] != nil
+        guard style.turnsSpinners, let entry = entries[alert], entry.row?.state == .running,
+            entry.parent != nil || entry.group.hasChildren
         else { return nil }
         let second = Duration.seconds(1).attoseconds
         return Duration(attoseconds: (lastInstant.attoseconds / second + 1) * second)
@@ -53,9 +55,11 @@ extension TaskRegion {
     mutating func taskbarUpdate() -> TaskbarProgress.State? {
         guard style.showsTaskbar else { return nil }
         var desired = TaskbarProgress.State.cleared
-        if let id = topLevel.filter({ rows[$0]?.state == .running }).min(), let row = rows[id] {
+        if let id = topLevel.filter({ entries[$0]?.row?.state == .running }).min(), let entry = entries[id],
+            let row = entry.row
+        {
             let percent = row.progress?.fraction.map(ProgressText.percent(of:))
-            if (groups[id]?.failed ?? 0) > 0 || row.isFailing {
+            if entry.group.failed > 0 || row.isFailing {
                 desired = .error(percent ?? 100)
             } else {
                 desired = percent.map(TaskbarProgress.State.percent) ?? .indeterminate
@@ -89,14 +93,18 @@ extension TaskRegion {
     /// screen, however many rows there are.
     private mutating func currentLayout(budget: Int) -> RegionLayout.Layout<Key> {
         if let layout, layoutBudget == budget { return layout }
-        var input: [RegionLayout.Row<Key>] = []
-        input.reserveCapacity(rows.count)
-        for id in rows.keys.sorted() {
-            guard let row = rows[id] else { continue }
-            input.append(RegionLayout.Row(id: .alert(id), parent: row.parent.map(Key.alert), state: row.state))
+        var rows: [(id: WaitAlertID, row: RegionLayout.Row<Key>)] = []
+        var planned: [(id: WaitAlertID, work: PendingWork)] = []
+        rows.reserveCapacity(rowCount)
+        for (id, entry) in entries {
+            guard let row = entry.row else { continue }
+            rows.append((id, RegionLayout.Row(id: .alert(id), parent: entry.parent.map(Key.alert), state: row.state)))
+            let work = entry.group.pending
+            if !work.isEmpty { planned.append((id, work)) }
         }
+        var input = rows.sorted { $0.id < $1.id }.map(\.row)
         var unlisted = 0
-        for (parent, work) in pending.sorted(by: { $0.key < $1.key }) where rows[parent] != nil {
+        for (parent, work) in planned.sorted(by: { $0.id < $1.id }) {
             for index in work.listedSteps.indices {
                 input.append(RegionLayout.Row(id: .planned(parent, index), parent: .alert(parent), state: .pending))
             }
@@ -105,21 +113,31 @@ extension TaskRegion {
         let layout = RegionLayout.layout(input, budget: budget, unlistedPending: unlisted)
         self.layout = layout
         layoutBudget = budget
-        shownKeys = Set(layout.rows)
-        animateOnly(shown: layout)
+        noteLeftOut(by: layout)
         return layout
     }
 
-    /// Notes which running rows are left out, so that their frames cost nothing.
-    private mutating func animateOnly(shown layout: RegionLayout.Layout<Key>) {
-        var hidden: Set<WaitAlertID> = []
+    /// Notes which rows the layout leaves out, and which running ones among them, so that their
+    /// frames cost nothing.
+    private mutating func noteLeftOut(by layout: RegionLayout.Layout<Key>) {
+        var shown: Set<WaitAlertID> = []
         if layout.hidden != nil {
-            let shown = Set(layout.rows)
-            for (id, row) in rows where row.state == .running && !shown.contains(.alert(id)) { hidden.insert(id) }
+            for case .alert(let id) in layout.rows { shown.insert(id) }
         }
-        for id in hidden.subtracting(unanimated) { animationChanges[id] = false }
-        for id in unanimated.subtracting(hidden) { animationChanges[id] = true }
-        unanimated = hidden
+        // Walked by index, so that the entries change in place (iterating them holds a copy).
+        var index = entries.startIndex
+        while index != entries.endIndex {
+            let id = entries.keys[index]
+            let state = entries.values[index].row?.state
+            let isLeftOut = layout.hidden != nil && state != nil && !shown.contains(id)
+            let isUnanimated = isLeftOut && state == .running
+            entries.values[index].isLeftOut = isLeftOut
+            if isUnanimated != entries.values[index].isUnanimated {
+                entries.values[index].isUnanimated = isUnanimated
+                animationChanges[id] = !isUnanimated
+            }
+            entries.formIndex(after: &index)
+        }
     }
 
     /// A row with what the region adds: the header of an alert with child tasks
@@ -131,7 +149,7 @@ extension TaskRegion {
     /// when shorter). The figures share what is left, the least important given up first: the
     /// elapsed time, then the progress's rate, count, time left and bar (``ProgressText/row``);
     /// the counts of a header, `failing` and `cancelling…` are always kept.
-    private func decorated(_ row: Row, of alert: WaitAlertID, columns: Int) -> OverlayScreen.Line {
+    private func decorated(_ row: Row, of entry: Entry, columns: Int) -> OverlayScreen.Line {
         var line = row.line
         // The cells of the row after its indent and glyph, and what its text keeps of them.
         let room = columns - 1 - line.indent * 2 - 2
@@ -141,17 +159,17 @@ extension TaskRegion {
             if room - DisplayWidth.of(line.suffix) < textKeeps { line.suffix = "" }
             return line
         }
-        let elapsed = began[alert].map { lastInstant - $0 } ?? .zero
+        let elapsed = lastInstant - entry.began
+        let group = entry.group
         var kept = ""
         var shownElapsed: String?
-        if let group = groups[alert] {
-            let waiting = pending[alert]
-            let total = group.started + (waiting?.count ?? 0)
-            kept = " · \(group.finished)/\(total)\(waiting?.hasUncountedTasks == true ? "+" : "")"
+        if group.hasChildren {
+            let total = group.started + group.pending.count
+            kept = " · \(group.finished)/\(total)\(group.pending.hasUncountedTasks ? "+" : "")"
             if group.failed > 0 { kept += " · \(group.failed) failed" }
             if group.warned > 0 { kept += " · \(group.warned) warning\(group.warned == 1 ? "" : "s")" }
         }
-        if groups[alert] != nil || row.parent != nil, elapsed >= .seconds(1) {
+        if group.hasChildren || entry.parent != nil, elapsed >= .seconds(1) {
             shownElapsed = " · " + DurationFormat.elapsed(elapsed)
         }
         if row.isFailing { kept = " · failing" + kept }
