@@ -31,7 +31,8 @@ extension TaskRegion {
         } else {
             removeRow(alert)
         }
-        let isReady = !showsFinal || entries[parent]?.hasEnded == true
+        // A parent forgotten is gone, its group ended for good: the record line goes at once.
+        let isReady = !showsFinal || entries[parent]?.hasEnded ?? true
         entries[alert]?.waits = true
         entries[alert]?.isReady = isReady
         waiting[parent, default: []].append(Waiting(id: alert, record: record))

@@ -135,6 +135,33 @@ struct TaskRegionTests {
         #expect(Self.index(of: "✔ Compiling Kept", in: transcript)! < Self.index(of: "✔ Building", in: transcript)!)
     }
 
+    /// Work that goes on past its alert's timeout begins a child task once the alert is gone: the
+    /// group has ended, so the task is recorded as it ends, as one that ends while the ended
+    /// group's alert is still there — a row kept until its group ends does not stay in the region
+    /// until the program's work is over, and its record line is printed once.
+    @Test(arguments: [WaitAlertRowRetention.keepUntilGroupEnds, .record])
+    func aTaskThatEndsAfterItsGroupIsGoneIsRecordedAtOnce(retention: WaitAlertRowRetention) async throws {
+        let (bed, terminal) = Self.bed()
+        let clock = bed.clock
+        let work = bed.start {
+            try await withWaitAlert("Building", timeout: .seconds(2), presenter: bed.presenter) { build in
+                // Sleeps the timeout does not cancel.
+                await Task { try? await clock.sleep(for: .seconds(8)) }.value
+                try await build.task("Linking", retention: retention) { _ in
+                    await Task { try? await clock.sleep(for: .seconds(1)) }.value
+                }
+            }
+        }
+        await bed.advance(to: .milliseconds(8_500))
+        #expect(terminal.lines.contains { $0.hasPrefix("  ⠋ Linking") }, "it runs under its ended group: \(terminal)")
+        await bed.advance(to: .milliseconds(9_100))
+        #expect(!terminal.lines.contains { $0.hasPrefix("  ✔ Linking") }, "its row is freed: \(terminal)")
+        #expect(terminal.transcript.filter { $0 == "✔ Linking (1.0s)" }.count == 1, "\(terminal)")
+        await #expect(throws: WaitAlertTimeoutError.self) { try await bed.run(until: work) }
+        await bed.run()
+        #expect(terminal.transcript.filter { $0.hasPrefix("✔ Linking") }.count == 1, "\(terminal)")
+    }
+
     @Test func transientRowsLeaveOnlyWhatWentWrong() async throws {
         let (bed, terminal) = Self.bed()
         let work = bed.start {
