@@ -1,6 +1,6 @@
 import Dispatch
 // Public because `update` is inlined into callers, lock and all (measured, an update that is not
-// inlinable costs about a third more), and a wrapped loop reads `progressWanted` at each element.
+// inlinable costs about a third more), and `advance` and a wrapped loop read `progressNoted`.
 public import Synchronization
 
 /// The single lock between the tasks reporting to an alert and the alert's session.
@@ -12,6 +12,10 @@ public import Synchronization
 /// deadline, so a burst of updates costs one slot and no wake-ups. Texts are accepted until the
 /// alert has an outcome; log lines until the work has ended (``close()``), so work that outlives
 /// its alert after a timeout still has its lines printed.
+///
+/// Counts need not take the lock each time: a wrapped loop, and a thread calling `advance`, count on
+/// their own, and the mailbox adds what they counted when the drainer drains, when the alert ends,
+/// and when a loop goes away (`ReportMailbox+Counts.swift`).
 ///
 /// Log lines waiting to be printed are bounded by `logBacklogLimit`: past it, `log` waits for
 /// the drainer to take them, as a write to a full pipe waits for its reader, so a flood into a slow
@@ -101,7 +105,7 @@ final class ReportMailbox: Sendable {
         /// Lines printed above the alert only if it fails.
         var failureReport: [String] = []
         /// The wrapped loops counting into the alert, unretained (each removes itself as it goes).
-        var tallies: [ObjectIdentifier: Unmanaged<ProgressTally>] = [:]
+        @usableFromInline var tallies: [ObjectIdentifier: Unmanaged<LoopCount>] = [:]
         /// The progress as last reported; `nil` while indeterminate.
         @usableFromInline var progress: Progress?
 
@@ -111,25 +115,9 @@ final class ReportMailbox: Sendable {
         mutating func noteProgress(_ mailbox: ReportMailbox) {
             guard !batch.progressChanged else { return }
             batch.progressChanged = true
+            mailbox.progressNoted.store(true, ordering: .relaxed)
             recordFirstProgress()
             if isProgressArmed { scheduleWake(mailbox) }
-        }
-
-        /// Adds what each wrapped loop counted since it was last added; whether anything was.
-        mutating func collectTallies() -> Bool {
-            guard !tallies.isEmpty, !textsClosed else { return false }
-            var added = 0
-            for tally in tallies.values {
-                let tally = tally.takeUnretainedValue()
-                let done = tally.done.load(ordering: .relaxed)
-                added = ReportMailbox.saturating(added, done &- tally.published)
-                tally.published = done
-            }
-            guard added != 0 else { return false }
-            var progress = progress ?? Progress(completed: 0, total: nil, unit: .count)
-            progress.completed = ReportMailbox.saturating(progress.completed, added)
-            self.progress = progress
-            return true
         }
 
         @inline(never) @usableFromInline
@@ -183,29 +171,43 @@ final class ReportMailbox: Sendable {
         MainActor.assumeIsolated { now() }
     }
 
-    /// Whether the drainer wants progress now (it is armed for it): a wrapped loop then hands
-    /// its count over. Kept apart from the lock, read by the loop at each element.
-    @usableFromInline let progressWanted = Atomic<Bool>(false)
+    /// Whether progress reported since the drainer last drained is already noted — placed in
+    /// time, and the drainer woken if it was armed for progress (`batch.progressChanged`) — so the
+    /// drainer adds what is counted meanwhile when it next drains, whatever woke it. Until then a
+    /// wrapped loop and a thread calling `advance` count on their own, without the lock, and take
+    /// it once a drain to note the first progress since. Written under the lock; read without it.
+    @usableFromInline let progressNoted = Atomic<Bool>(false)
+    /// The counts of the threads that call `advance` (``ThreadCount``), each slot retained: made
+    /// when a thread first counts on its own, under the lock, and never changed afterwards. (A
+    /// pointer is not `Sendable`; the table is read-only once shared.)
+    @usableFromInline nonisolated(unsafe) let threadCounts = Atomic<UnsafeMutablePointer<Unmanaged<ThreadCount>>?>(nil)
+
+    deinit {
+        guard let counts = threadCounts.load(ordering: .acquiring) else { return }
+        for slot in 0..<Self.threadSlots { counts[slot].release() }
+        counts.deinitialize(count: Self.threadSlots)
+        counts.deallocate()
+    }
 
     /// A wrapped loop starts counting into this alert.
-    func register(_ tally: ProgressTally) {
+    func register(_ tally: LoopCount) {
         withState { $0.tallies[ObjectIdentifier(tally)] = Unmanaged.passUnretained(tally) }
     }
 
     /// A wrapped loop goes away: what it counted since is added first.
-    func unregister(_ tally: ProgressTally) {
+    func unregister(_ tally: LoopCount) {
         withState { state in
-            if state.collectTallies() { state.noteProgress(self) }
+            if state.collectCounts(self) { state.noteProgress(self) }
             state.tallies[ObjectIdentifier(tally)] = nil
         }
     }
 
-    /// Adds what the wrapped loops counted, waking the drainer when it is armed for progress.
+    /// Adds what wrapped loops and threads counted on their own, noting the progress for the
+    /// drainer: it is woken when armed for progress.
     @inline(never) @usableFromInline
-    func publishTallies() {
-        progressWanted.store(false, ordering: .relaxed)
+    func publishCounts() {
         withState { state in
-            if state.collectTallies() { state.noteProgress(self) }
+            if state.collectCounts(self) { state.noteProgress(self) }
         }
     }
 
@@ -227,6 +229,7 @@ final class ReportMailbox: Sendable {
     func progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit?) {
         withState { state in
             guard !state.textsClosed else { return }
+            state.discardCounts(self)
             let unit = unit ?? state.progress?.unit ?? .count
             state.progress = Progress(completed: completed, total: total, unit: unit)
             state.noteProgress(self)
@@ -235,15 +238,32 @@ final class ReportMailbox: Sendable {
 
     /// Adds `units` to the count done, and `total` to the total if given (a total that grows).
     /// Both saturate at `Int.max` and `Int.min` instead of wrapping around.
-    @inlinable
+    ///
+    /// Once progress is noted for the drainer's next look (``progressNoted``), a count alone is
+    /// added to the calling thread's own count (``countOnThread(_:)``), no lock: the drainer adds
+    /// it when it drains, the alert when it ends. The first count since a drain takes the lock, to
+    /// be placed in time and wake the drainer; a thread that counts again before the drain is given
+    /// a count of its own.
+    @inlinable @inline(__always)
     func advance(by units: Int, growingTotalBy total: Int) {
+        if total == 0, progressNoted.load(ordering: .relaxed), countOnThread(units) { return }
+        advanceLocked(by: units, growingTotalBy: total)
+    }
+
+    /// Adds `units` and `total` under the lock.
+    @inline(never) @usableFromInline
+    func advanceLocked(by units: Int, growingTotalBy total: Int) {
         withState { state in
             guard !state.textsClosed else { return }
+            // A second count since the drainer's last look: the thread counts often, and is
+            // given a count of its own.
+            let often = state.batch.progressChanged
             var progress = state.progress ?? Progress(completed: 0, total: nil, unit: .count)
             progress.completed = Self.saturating(progress.completed, units)
             if total != 0 { progress.total = Self.saturating(progress.total ?? 0, total) }
             state.progress = progress
             state.noteProgress(self)
+            if total == 0, often { state.prepareThreadCount(self) }
         }
     }
 
@@ -278,6 +298,7 @@ final class ReportMailbox: Sendable {
     func indeterminate() {
         withState { state in
             guard !state.textsClosed else { return }
+            state.discardCounts(self)
             state.progress = nil
             state.noteProgress(self)
         }
@@ -327,8 +348,8 @@ final class ReportMailbox: Sendable {
             var waiters: [DispatchSemaphore] = []
             if closing { waiters = Self.close(&state) }
             guard !state.textsClosed else { return (false, waiters) }
-            // What wrapped loops counted is part of the alert's last progress.
-            if state.collectTallies() { state.noteProgress(self) }
+            // What loops and threads counted on their own is part of the alert's last progress.
+            if state.collectCounts(self) { state.noteProgress(self) }
             state.textsClosed = true
             state.batch.outcome = outcome
             if wakes { state.scheduleWake(self) }
@@ -373,14 +394,15 @@ final class ReportMailbox: Sendable {
         let (batch, waiters) = withState { state -> (Batch, [DispatchSemaphore]) in
             defer {
                 state.batch = Batch()
+                progressNoted.store(false, ordering: .relaxed)
                 state.backlog = 0
                 state.backlogWaiters = []
             }
             state.isArmed = false
             state.isProgressArmed = false
             if byWake { state.wake = nil }
-            // The drainer shows the count the loops have reached, whatever woke it.
-            if state.collectTallies(), !state.batch.progressChanged {
+            // The drainer shows the count reached, whatever woke it.
+            if state.collectCounts(self), !state.batch.progressChanged {
                 state.batch.progressChanged = true
                 state.recordFirstProgress()
             }
@@ -388,7 +410,6 @@ final class ReportMailbox: Sendable {
             if batch.progressChanged { batch.progress = state.progress }
             return (batch, state.backlogWaiters)
         }
-        progressWanted.store(false, ordering: .relaxed)
         if byWake { PendingWakes.remove(ObjectIdentifier(self)) }
         waiters.forEach { $0.signal() }
         return batch
@@ -409,7 +430,6 @@ final class ReportMailbox: Sendable {
             state.isProgressArmed = armed
             if armed, state.batch.progressChanged { state.scheduleWake(self) }
         }
-        progressWanted.store(armed, ordering: .relaxed)
     }
 
     /// The wake-up scheduled but not yet run, if any.
