@@ -185,7 +185,7 @@ extension ReportMailbox.State {
     mutating func collectCounts(_ mailbox: ReportMailbox) -> Bool {
         guard !textsClosed else { return false }
         var added = 0
-        for tally in tallies.values {
+        for tally in tallies?.entries.values ?? ReportMailbox.TallyList.none.values {
             let tally = tally.takeUnretainedValue()
             let done = tally.done.load(ordering: .relaxed)
             added = ReportMailbox.saturating(added, done &- tally.published)
@@ -209,13 +209,13 @@ extension ReportMailbox.State {
     /// cleared now replaces it.
     @inlinable
     mutating func discardCounts(_ mailbox: ReportMailbox) {
-        guard !tallies.isEmpty || mailbox.threadCounts.load(ordering: .relaxed) != nil else { return }
+        guard tallies != nil || mailbox.threadCounts.load(ordering: .relaxed) != nil else { return }
         discardOwnCounts(mailbox)
     }
 
     @usableFromInline
     mutating func discardOwnCounts(_ mailbox: ReportMailbox) {
-        for tally in tallies.values {
+        for tally in tallies?.entries.values ?? ReportMailbox.TallyList.none.values {
             let tally = tally.takeUnretainedValue()
             tally.published = tally.done.load(ordering: .relaxed)
         }

@@ -104,8 +104,9 @@ final class ReportMailbox: Sendable {
         var ending: WaitAlertOutcome?
         /// Lines printed above the alert only if it fails.
         var failureReport: [String] = []
-        /// The wrapped loops counting into the alert, unretained (each removes itself as it goes).
-        @usableFromInline var tallies: [ObjectIdentifier: Unmanaged<LoopCount>] = [:]
+        /// The wrapped loops counting into the alert, made with the first (a dictionary stored
+        /// inline here was measured to cost every alert a kilobyte).
+        @usableFromInline var tallies: TallyList?
         /// The progress as last reported; `nil` while indeterminate.
         @usableFromInline var progress: Progress?
 
@@ -118,6 +119,14 @@ final class ReportMailbox: Sendable {
             mailbox.progressNoted.store(true, ordering: .relaxed)
             recordFirstProgress()
             if isProgressArmed { scheduleWake(mailbox) }
+        }
+
+        /// Adds what loops and threads counted on their own, as a progress report. Out of line: it
+        /// is part of every ending, and an inlined copy would grow the frame of every task that
+        /// ends an alert.
+        @inline(never)
+        mutating func addCounts(_ mailbox: ReportMailbox) {
+            if collectCounts(mailbox) { noteProgress(mailbox) }
         }
 
         @inline(never) @usableFromInline
@@ -133,6 +142,14 @@ final class ReportMailbox: Sendable {
             wake = Task { @MainActor in scheduled() }
             PendingWakes.insert(ObjectIdentifier(mailbox), order: mailbox.sequence) { mailbox.applyNowIfOnMainActor() }
         }
+    }
+
+    /// The wrapped loops counting into an alert: read and written under the mailbox's lock.
+    @usableFromInline
+    final class TallyList: @unchecked Sendable {
+        var entries: [ObjectIdentifier: Unmanaged<LoopCount>] = [:]
+        /// No loops: what an alert without a list goes through.
+        static let none: [ObjectIdentifier: Unmanaged<LoopCount>] = [:]
     }
 
     /// How the mailbox reaches whoever drains it, on the main actor: a wake-up it schedules, or a
@@ -191,14 +208,18 @@ final class ReportMailbox: Sendable {
 
     /// A wrapped loop starts counting into this alert.
     func register(_ tally: LoopCount) {
-        withState { $0.tallies[ObjectIdentifier(tally)] = Unmanaged.passUnretained(tally) }
+        withState { state in
+            let tallies = state.tallies ?? TallyList()
+            tallies.entries[ObjectIdentifier(tally)] = Unmanaged.passUnretained(tally)
+            state.tallies = tallies
+        }
     }
 
     /// A wrapped loop goes away: what it counted since is added first.
     func unregister(_ tally: LoopCount) {
         withState { state in
             if state.collectCounts(self) { state.noteProgress(self) }
-            state.tallies[ObjectIdentifier(tally)] = nil
+            state.tallies?.entries[ObjectIdentifier(tally)] = nil
         }
     }
 
@@ -349,7 +370,7 @@ final class ReportMailbox: Sendable {
             if closing { waiters = Self.close(&state) }
             guard !state.textsClosed else { return (false, waiters) }
             // What loops and threads counted on their own is part of the alert's last progress.
-            if state.collectCounts(self) { state.noteProgress(self) }
+            if state.tallies != nil || threadCounts.load(ordering: .relaxed) != nil { state.addCounts(self) }
             state.textsClosed = true
             state.batch.outcome = outcome
             if wakes { state.scheduleWake(self) }
