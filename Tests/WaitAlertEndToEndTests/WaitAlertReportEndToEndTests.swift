@@ -44,13 +44,14 @@
             /// Six `--task`s started side by side (`&`) under `wait-alert` — three a moment apart,
             /// three at once — are siblings under its alert, whatever order they start in: each
             /// row one level under the header, never under another task. What each task's command
-            /// reports goes to its own row (each row at 50 %), its output is that row's status,
-            /// and the task that fails shows its own output tail, never the parent's text.
+            /// reports goes to its own row (each row at 50 %), its output is that row's status (each
+            /// shows it for 2 s, long enough for three at once under a slow sanitized start), and
+            /// the task that fails shows its own output tail, never the parent's text.
             @Test func parallelTasksAreSiblings() async throws {
                 let script = """
                     for n in 1 2 3 4 5 6; do
                       "$0" report --task "web-$n" -- sh -c \
-                        '"$1" report --progress 1/2; sleep 2.5; echo "GET /health -> 50$2"; sleep 0.5; [ "$2" != 3 ]' \
+                        '"$1" report --progress 1/2; sleep 2.5; echo "GET /health -> 50$2"; sleep 2; [ "$2" != 3 ]' \
                         sh "$0" "$n" &
                       if [ "$n" -le 3 ]; then sleep 0.2; fi
                     done

@@ -100,8 +100,9 @@ final class ReportMailbox: Sendable {
         var ending: WaitAlertOutcome?
         /// Lines printed above the alert only if it fails.
         var failureReport: [String] = []
-        /// The wrapped loops counting into the alert, unretained (each removes itself as it goes).
-        var tallies: [ObjectIdentifier: Unmanaged<ProgressTally>] = [:]
+        /// The wrapped loops counting into the alert, made with the first (a dictionary stored
+        /// inline here was measured to cost every alert a kilobyte).
+        var tallies: TallyList?
         /// The progress as last reported; `nil` while indeterminate.
         @usableFromInline var progress: Progress?
 
@@ -115,11 +116,20 @@ final class ReportMailbox: Sendable {
             if isProgressArmed { scheduleWake(mailbox) }
         }
 
+        /// Adds what the wrapped loops counted, as a progress report. Out of line, and a no-op
+        /// without loops: it is part of every ending, and an inlined copy would grow the frame of
+        /// every task that ends an alert.
+        @inline(never)
+        mutating func addTallies(_ mailbox: ReportMailbox) {
+            if collectTallies() { noteProgress(mailbox) }
+        }
+
         /// Adds what each wrapped loop counted since it was last added; whether anything was.
+        @inline(never)
         mutating func collectTallies() -> Bool {
-            guard !tallies.isEmpty, !textsClosed else { return false }
+            guard let tallies, !tallies.entries.isEmpty, !textsClosed else { return false }
             var added = 0
-            for tally in tallies.values {
+            for tally in tallies.entries.values {
                 let tally = tally.takeUnretainedValue()
                 let done = tally.done.load(ordering: .relaxed)
                 added = ReportMailbox.saturating(added, done &- tally.published)
@@ -145,6 +155,11 @@ final class ReportMailbox: Sendable {
             wake = Task { @MainActor in scheduled() }
             PendingWakes.insert(ObjectIdentifier(mailbox), order: mailbox.sequence) { mailbox.applyNowIfOnMainActor() }
         }
+    }
+
+    /// The wrapped loops counting into an alert: read and written under the mailbox's lock.
+    final class TallyList: @unchecked Sendable {
+        var entries: [ObjectIdentifier: Unmanaged<ProgressTally>] = [:]
     }
 
     /// How the mailbox reaches whoever drains it, on the main actor: a wake-up it schedules, or a
@@ -189,14 +204,18 @@ final class ReportMailbox: Sendable {
 
     /// A wrapped loop starts counting into this alert.
     func register(_ tally: ProgressTally) {
-        withState { $0.tallies[ObjectIdentifier(tally)] = Unmanaged.passUnretained(tally) }
+        withState { state in
+            let tallies = state.tallies ?? TallyList()
+            tallies.entries[ObjectIdentifier(tally)] = Unmanaged.passUnretained(tally)
+            state.tallies = tallies
+        }
     }
 
     /// A wrapped loop goes away: what it counted since is added first.
     func unregister(_ tally: ProgressTally) {
         withState { state in
             if state.collectTallies() { state.noteProgress(self) }
-            state.tallies[ObjectIdentifier(tally)] = nil
+            state.tallies?.entries[ObjectIdentifier(tally)] = nil
         }
     }
 
@@ -328,7 +347,7 @@ final class ReportMailbox: Sendable {
             if closing { waiters = Self.close(&state) }
             guard !state.textsClosed else { return (false, waiters) }
             // What wrapped loops counted is part of the alert's last progress.
-            if state.collectTallies() { state.noteProgress(self) }
+            if state.tallies != nil { state.addTallies(self) }
             state.textsClosed = true
             state.batch.outcome = outcome
             if wakes { state.scheduleWake(self) }
@@ -417,4 +436,46 @@ final class ReportMailbox: Sendable {
 
     /// The most bytes of log lines that ever waited at once.
     package var logBacklogHighWater: Int { withState { $0.backlogHighWater } }
+}
+
+/// What a loop wrapped by `reportingProgress(to:)` has counted, read by its alert's mailbox
+/// when the display can use it.
+///
+/// The loop costs a store and a load per element, no lock: the iterating thread alone writes
+/// `done` (a relaxed load and store, plain moves on every processor), and adds nothing to the
+/// mailbox itself unless the drainer has said it wants progress (``ReportMailbox/progressWanted``,
+/// at most once a frame). Whatever the loop counted since is added by the mailbox under its lock —
+/// when the drainer takes the batch, when the alert ends, when the iterator goes away — from
+/// `published`, which only the lock's holder touches, so no count is lost or counted twice, and
+/// the count is exact at the end whichever thread iterated.
+@usableFromInline
+final class ProgressTally: Sendable {
+    /// Units counted by the iterating thread; written by it alone.
+    @usableFromInline let done = Atomic<Int>(0)
+    /// How much of `done` the mailbox has added; read and written under the mailbox's lock.
+    nonisolated(unsafe) var published = 0
+    @usableFromInline let mailbox: ReportMailbox
+
+    @usableFromInline
+    init(mailbox: ReportMailbox) {
+        self.mailbox = mailbox
+        mailbox.register(self)
+    }
+
+    deinit {
+        mailbox.unregister(self)
+    }
+
+    /// Counts `units` more; hands the count to the mailbox if its drainer wants progress now.
+    @inlinable @inline(__always)
+    func count(_ units: Int) {
+        done.store(done.load(ordering: .relaxed) &+ units, ordering: .relaxed)
+        if mailbox.progressWanted.load(ordering: .relaxed) { mailbox.publishTallies() }
+    }
+
+    /// Hands what is counted to the mailbox now: the loop has ended.
+    @usableFromInline
+    func publish() {
+        mailbox.publishTallies()
+    }
 }
