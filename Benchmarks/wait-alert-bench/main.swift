@@ -15,7 +15,7 @@ let arguments = Set(CommandLine.arguments.dropFirst())
 let only = arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
 let groups = [
     "update", "storm", "text", "fast", "memory", "flood", "idle", "tasks", "region", "scale", "quick-tasks",
-    "estimator", "iteration", "threads",
+    "estimator", "iteration", "threads", "sanitize",
 ]
 /// The groups to run, in their usual order: `--only=fast,idle` runs two.
 let chosen = only.map { Set($0.split(separator: ",").map(String.init)) }
@@ -46,6 +46,7 @@ if wanted("quick-tasks") { rows += await figures.quickTasksUnderALimit() }
 if wanted("estimator") { rows += figures.estimator() }
 if wanted("iteration") { rows += await figures.iterationCost() }
 if wanted("threads") { rows += await figures.threadUpdates() }
+if wanted("sanitize") { rows += figures.sanitizing() }
 
 let header = Figure(name: "figure", measured: "measured", baseline: "baseline", budget: "budget", passed: true)
 let widths = [\Figure.name, \.measured, \.baseline, \.budget].map { path in

@@ -69,16 +69,16 @@ public struct WaitAlertProgressAsyncSequence<Base: AsyncSequence>: AsyncSequence
     public struct AsyncIterator: AsyncIteratorProtocol {
         @usableFromInline var base: Base.AsyncIterator
         /// What the loop counted, handed to the alert when its display can use it.
-        @usableFromInline let tally: ProgressTally
+        @usableFromInline let tally: ReportMailbox.LoopCount
         @usableFromInline let keeps: WaitAlertHandle.Owner?
         @usableFromInline let counting: Counting
         /// Whether an element was handed out and not counted yet.
         @usableFromInline var handedOut = false
 
-        @usableFromInline
+        @inlinable
         init(base: Base.AsyncIterator, mailbox: ReportMailbox, keeps: WaitAlertHandle.Owner?, counting: Counting) {
             self.base = base
-            self.tally = ProgressTally(mailbox: mailbox)
+            self.tally = ReportMailbox.LoopCount(mailbox: mailbox)
             self.keeps = keeps
             self.counting = counting
         }

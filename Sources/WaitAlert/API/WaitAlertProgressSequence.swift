@@ -51,15 +51,15 @@ public struct WaitAlertProgressSequence<Base: Sequence>: Sequence {
     public struct Iterator: IteratorProtocol {
         @usableFromInline var base: Base.Iterator
         /// What the loop counted, handed to the alert when its display can use it.
-        @usableFromInline let tally: ProgressTally
+        @usableFromInline let tally: ReportMailbox.LoopCount
         @usableFromInline let keeps: WaitAlertHandle.Owner?
         /// Whether an element was handed out and not counted yet.
         @usableFromInline var handedOut = false
 
-        @usableFromInline
+        @inlinable
         init(base: Base.Iterator, mailbox: ReportMailbox, keeps: WaitAlertHandle.Owner?) {
             self.base = base
-            self.tally = ProgressTally(mailbox: mailbox)
+            self.tally = ReportMailbox.LoopCount(mailbox: mailbox)
             self.keeps = keeps
         }
 

@@ -1,4 +1,4 @@
-/// What bytes mean: control bytes, control and SS3 sequences as keys, and UTF-8.
+/// What bytes mean: control bytes, control and SS3 sequences as keys, and a paste's UTF-8.
 extension KeyParser {
     /// The key a C0 control or DEL stands for, or `nil` for one that is dropped.
     static func controlKey(_ byte: UInt8) -> Key? {
@@ -73,28 +73,6 @@ extension KeyParser {
             default: return key
             }
         }
-    }
-
-    /// Whether `byte` may be byte number `position` (from 1) of a UTF-8 character starting
-    /// with `lead`.
-    static func isContinuation(_ byte: UInt8, at position: Int, after lead: UInt8) -> Bool {
-        guard position == 1 else { return byte & 0xC0 == 0x80 }
-        switch lead {
-        case 0xE0: return byte >= 0xA0 && byte <= 0xBF
-        case 0xED: return byte >= 0x80 && byte <= 0x9F
-        case 0xF0: return byte >= 0x90 && byte <= 0xBF
-        case 0xF4: return byte >= 0x80 && byte <= 0x8F
-        default: return byte & 0xC0 == 0x80
-        }
-    }
-
-    /// The scalar a complete, valid UTF-8 character encodes.
-    static func decode(_ bytes: [UInt8]) -> Unicode.Scalar {
-        var value = UInt32(bytes[0]) & (0x7F >> UInt32(bytes.count))
-        for byte in bytes.dropFirst() {
-            value = value << 6 | UInt32(byte & 0x3F)
-        }
-        return Unicode.Scalar(value) ?? "\u{FFFD}"
     }
 
     /// UTF-8 bytes decoded as text, invalid bytes dropped instead of replaced.

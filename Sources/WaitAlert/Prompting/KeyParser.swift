@@ -19,9 +19,10 @@
 /// - `CSI 200~` … `CSI 201~` as one ``Key/paste(_:)`` holding the raw bytes between them,
 ///   decoded as UTF-8 (invalid bytes dropped) and cut to ``maximumPasteBytes``.
 ///
-/// Every other escape sequence is consumed whole and dropped: control sequences with any
-/// parameters or intermediates, other `ESC` sequences, and OSC, DCS, SOS, PM and APC strings
-/// (ended by BEL for OSC, or by ST, `ESC \`); CAN and SUB cancel a sequence. A control byte or a
+/// Sequences are read by ``EscapeSequenceTokenizer`` as a terminal's input. Every other escape
+/// sequence is consumed whole and dropped: control sequences with any parameters or
+/// intermediates, other `ESC` sequences, and OSC, DCS, SOS, PM and APC strings (ended by BEL for
+/// OSC, or by ST, `ESC \` or U+009C); CAN and SUB cancel a sequence. A control byte or a
 /// non-ASCII byte inside a control sequence ends it and is read on its own, so Ctrl-C is never
 /// swallowed; a control after a lone `ESC` means Escape was pressed before it.
 ///
@@ -44,35 +45,10 @@ package struct KeyParser: Sendable {
     /// `CSI 201~`, the end of a bracketed paste.
     private static let pasteEnd: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]
 
-    /// Where the parser is in the byte stream.
-    private enum State: Sendable, Equatable {
-        /// Between keys.
-        case ground
-        /// After `ESC`.
-        case escape
-        /// After `ESC` and one or more intermediate bytes.
-        case escapeIntermediate
-        /// Inside a control sequence, after `ESC [` or U+009B.
-        case controlSequence
-        /// After `ESC O`.
-        case singleShift
-        /// Inside an OSC (ended by BEL or ST) or another command string (ended by ST).
-        case string(endsAtBell: Bool)
-        /// After `ESC` inside a command string: `\` ends the string.
-        case stringEscape(endsAtBell: Bool)
-        /// Inside a bracketed paste.
-        case paste
-    }
-
-    private var state = State.ground
-    /// Parameter and intermediate bytes of the current control sequence or SS3 sequence.
-    private var sequence: [UInt8] = []
-    /// Whether the current sequence outgrew ``maximumSequenceBytes`` and will be dropped.
-    private var sequenceOverflowed = false
-    /// The first bytes of a UTF-8 character not complete yet.
-    private var scalarBytes: [UInt8] = []
-    /// How many bytes the UTF-8 character in ``scalarBytes`` takes.
-    private var scalarLength = 0
+    /// The bytes read as keys.
+    private var tokenizer = EscapeSequenceTokenizer(.input)
+    /// Whether a bracketed paste is open: its bytes are read raw, not as keys.
+    private var inPaste = false
     /// Whether the last byte was a CR, so that an LF right after it is not a second Enter.
     private var afterCarriageReturn = false
     /// Bytes of the open paste not delivered yet.
@@ -90,7 +66,7 @@ package struct KeyParser: Sendable {
     /// Whether input read so far ends inside something unfinished: a lone `ESC`, an escape
     /// sequence, a UTF-8 character or a bracketed paste.
     package var isAwaitingMore: Bool {
-        state != .ground || !scalarBytes.isEmpty
+        inPaste || !tokenizer.isIdle
     }
 
     /// The keys the next bytes of input complete, in order.
@@ -112,12 +88,7 @@ package struct KeyParser: Sendable {
     package mutating func flush() -> [Key] {
         var output = Output()
         afterCarriageReturn = false
-        scalarBytes.removeAll()
-        switch state {
-        case .escape:
-            output.append(.escape)
-            state = .ground
-        case .paste:
+        if inPaste {
             silentFlushes += 1
             if silentFlushes >= Self.pasteSilenceLimit {
                 for held in Self.pasteEnd[..<pasteEndMatched] { keepPasted(held) }
@@ -125,159 +96,63 @@ package struct KeyParser: Sendable {
             } else {
                 deliverPaste(upTo: Self.completeUTF8Prefix(of: pasteBytes), into: &output)
             }
-        default:
-            state = .ground
+        } else if tokenizer.flush() == .escape {
+            output.append(.escape)
         }
         return output.finish()
     }
 
-    /// Reads one byte in the current state.
+    /// Reads one byte.
     private mutating func consume(_ byte: UInt8, into output: inout Output) {
-        switch state {
-        case .ground:
-            ground(byte, into: &output)
-        case .escape:
-            afterEscape(byte, into: &output)
-        case .escapeIntermediate:
-            switch byte {
-            case 0x20...0x2F: break
-            case 0x30...0x7E: state = .ground
-            default: abortSequence(at: byte, into: &output)
-            }
-        case .controlSequence, .singleShift:
-            switch byte {
-            case 0x20...0x3F:
-                if sequence.count < Self.maximumSequenceBytes {
-                    sequence.append(byte)
-                } else {
-                    sequenceOverflowed = true
-                }
-            case 0x40...0x7E:
-                finishSequence(final: byte, into: &output)
-            default:
-                abortSequence(at: byte, into: &output)
-            }
-        case .string(let endsAtBell):
-            switch byte {
-            case 0x1B: state = .stringEscape(endsAtBell: endsAtBell)
-            case 0x07 where endsAtBell, 0x18, 0x1A: state = .ground
-            default: break
-            }
-        case .stringEscape:
-            if byte == UInt8(ascii: "\\") {
-                state = .ground
-            } else {
-                state = .escape
-                consume(byte, into: &output)
-            }
-        case .paste:
-            pasteByte(byte, into: &output)
+        guard !inPaste else { return pasteByte(byte, into: &output) }
+        var token = tokenizer.consume(byte)
+        if case .interrupted(let unfinished) = token {
+            if unfinished == .escape { output.append(.escape) }  // Escape pressed, then this byte.
+            token = tokenizer.consume(byte)
         }
-    }
-
-    /// Reads a byte between keys.
-    private mutating func ground(_ byte: UInt8, into output: inout Output) {
         let afterCarriageReturn = self.afterCarriageReturn
-        self.afterCarriageReturn = byte == 0x0D
-        if !scalarBytes.isEmpty {
-            if Self.isContinuation(byte, at: scalarBytes.count, after: scalarBytes[0]) {
-                scalarBytes.append(byte)
-                if scalarBytes.count == scalarLength {
-                    scalar(Self.decode(scalarBytes), into: &output)
-                    scalarBytes.removeAll()
-                }
-                return
-            }
-            scalarBytes.removeAll()  // Invalid: drop it and read this byte afresh.
-        }
-        switch byte {
-        case 0x20...0x7E:
-            output.append(text: Unicode.Scalar(byte))
-        case 0x1B:
-            state = .escape
-        case 0xC2...0xF4:
-            scalarBytes = [byte]
-            scalarLength = byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
-        case 0x80...0xFF:
-            break  // A stray continuation byte or a byte UTF-8 never uses.
-        case 0x0A where afterCarriageReturn:
-            break
-        default:
-            if let key = Self.controlKey(byte) { output.append(key) }
-        }
-    }
-
-    /// Reads a complete non-ASCII character: text, or a C1 control.
-    private mutating func scalar(_ scalar: Unicode.Scalar, into output: inout Output) {
-        switch scalar.value {
-        case 0x9B:
-            startSequence(.controlSequence)
-        case 0x9D:
-            state = .string(endsAtBell: true)
-        case 0x90, 0x98, 0x9E, 0x9F:
-            state = .string(endsAtBell: false)
-        case 0x80...0x9F:
-            break
-        default:
+        self.afterCarriageReturn = byte == 0x0D && token == .control("\r")
+        switch token {
+        case .text(let scalar):
             output.append(text: scalar)
+        case .control(let scalar):
+            guard scalar.isASCII, !(scalar == "\n" && afterCarriageReturn) else { break }  // C1 controls are dropped.
+            if let key = Self.controlKey(UInt8(scalar.value)) { output.append(key) }
+        case .sequence(let kind):
+            sequence(kind, into: &output)
+        case .partial, .interrupted, .invalid:
+            break
         }
     }
 
-    /// Reads the byte after `ESC`.
-    private mutating func afterEscape(_ byte: UInt8, into output: inout Output) {
-        state = .ground
-        switch byte {
-        case UInt8(ascii: "["): startSequence(.controlSequence)
-        case UInt8(ascii: "O"): startSequence(.singleShift)
-        case UInt8(ascii: "]"): state = .string(endsAtBell: true)
-        case UInt8(ascii: "P"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"):
-            state = .string(endsAtBell: false)
-        case UInt8(ascii: "b"): output.append(.wordLeft)
-        case UInt8(ascii: "f"): output.append(.wordRight)
-        case 0x7F, 0x08: output.append(.killWordBefore)
-        case 0x1B:
-            output.append(.escape)
-            state = .escape
-        case 0x20...0x2F: state = .escapeIntermediate
-        case 0x30...0x7E: break  // Alt with a key this parser has no use for.
+    /// Reads a complete escape sequence: a key, the start of a paste, or nothing.
+    private mutating func sequence(_ kind: EscapeSequenceTokenizer.Kind, into output: inout Output) {
+        let final = tokenizer.final
+        let count = tokenizer.parameterCount
+        switch kind {
+        case .escape where count == 0:
+            switch final {
+            case UInt8(ascii: "b"): output.append(.wordLeft)
+            case UInt8(ascii: "f"): output.append(.wordRight)
+            case 0x7F, 0x08: output.append(.killWordBefore)
+            default: break  // Alt with a key this parser has no use for.
+            }
+        case .singleShift where count == 0:
+            if let key = Self.singleShiftKey(final) { output.append(key) }
+        case .controlSequence where count <= Self.maximumSequenceBytes:
+            let parameters = tokenizer.parameters
+            if final == UInt8(ascii: "~"), parameters == Array("200".utf8) {
+                inPaste = true
+                pasteBytes.removeAll()
+                pasteTotal = 0
+                pasteEndMatched = 0
+                silentFlushes = 0
+            } else if let key = Self.controlSequenceKey(parameters: parameters, final: final) {
+                output.append(key)
+            }
         default:
-            output.append(.escape)  // Escape pressed, then a control or a non-ASCII character.
-            consume(byte, into: &output)
+            break
         }
-    }
-
-    /// Enters a control sequence or an SS3 sequence with no parameters yet.
-    private mutating func startSequence(_ state: State) {
-        self.state = state
-        sequence.removeAll()
-        sequenceOverflowed = false
-    }
-
-    /// Ends the current sequence early at a byte that cannot be part of it, then reads the byte
-    /// on its own unless it is CAN or SUB, which only cancel the sequence.
-    private mutating func abortSequence(at byte: UInt8, into output: inout Output) {
-        state = .ground
-        if byte != 0x18, byte != 0x1A { consume(byte, into: &output) }
-    }
-
-    /// Decodes the current control or SS3 sequence at its final byte.
-    private mutating func finishSequence(final: UInt8, into output: inout Output) {
-        let singleShift = state == .singleShift
-        state = .ground
-        guard !sequenceOverflowed else { return }
-        if singleShift {
-            if sequence.isEmpty, let key = Self.singleShiftKey(final) { output.append(key) }
-            return
-        }
-        if final == UInt8(ascii: "~"), sequence == Array("200".utf8) {
-            state = .paste
-            pasteBytes.removeAll()
-            pasteTotal = 0
-            pasteEndMatched = 0
-            silentFlushes = 0
-            return
-        }
-        if let key = Self.controlSequenceKey(parameters: sequence, final: final) { output.append(key) }
     }
 
     /// Reads a byte of a bracketed paste, watching for its end marker.
@@ -314,7 +189,7 @@ package struct KeyParser: Sendable {
         if pasteTotal > Self.maximumPasteBytes { output.append(.pasteCut) }
         pasteBytes.removeAll()
         pasteEndMatched = 0
-        state = .ground
+        inPaste = false
     }
 
     /// Delivers the first `count` held pasted bytes as a ``Key/paste(_:)``, if they hold text.

@@ -1,6 +1,6 @@
 import Dispatch
 // Public because `update` is inlined into callers, lock and all (measured, an update that is not
-// inlinable costs about a third more), and a wrapped loop reads `progressWanted` at each element.
+// inlinable costs about a third more), and `advance` and a wrapped loop read `progressNoted`.
 public import Synchronization
 
 /// The single lock between the tasks reporting to an alert and the alert's session.
@@ -12,6 +12,10 @@ public import Synchronization
 /// deadline, so a burst of updates costs one slot and no wake-ups. Texts are accepted until the
 /// alert has an outcome; log lines until the work has ended (``close()``), so work that outlives
 /// its alert after a timeout still has its lines printed.
+///
+/// Counts need not take the lock each time: a wrapped loop, and a thread calling `advance`, count on
+/// their own, and the mailbox adds what they counted when the drainer drains, when the alert ends,
+/// and when a loop goes away (`ReportMailbox+Counts.swift`).
 ///
 /// Log lines waiting to be printed are bounded by `logBacklogLimit`: past it, `log` waits for
 /// the drainer to take them, as a write to a full pipe waits for its reader, so a flood into a slow
@@ -102,7 +106,7 @@ final class ReportMailbox: Sendable {
         var failureReport: [String] = []
         /// The wrapped loops counting into the alert, made with the first (a dictionary stored
         /// inline here was measured to cost every alert a kilobyte).
-        var tallies: TallyList?
+        @usableFromInline var tallies: TallyList?
         /// The progress as last reported; `nil` while indeterminate.
         @usableFromInline var progress: Progress?
 
@@ -112,34 +116,17 @@ final class ReportMailbox: Sendable {
         mutating func noteProgress(_ mailbox: ReportMailbox) {
             guard !batch.progressChanged else { return }
             batch.progressChanged = true
+            mailbox.progressNoted.store(true, ordering: .relaxed)
             recordFirstProgress()
             if isProgressArmed { scheduleWake(mailbox) }
         }
 
-        /// Adds what the wrapped loops counted, as a progress report. Out of line, and a no-op
-        /// without loops: it is part of every ending, and an inlined copy would grow the frame of
-        /// every task that ends an alert.
+        /// Adds what loops and threads counted on their own, as a progress report. Out of line: it
+        /// is part of every ending, and an inlined copy would grow the frame of every task that
+        /// ends an alert.
         @inline(never)
-        mutating func addTallies(_ mailbox: ReportMailbox) {
-            if collectTallies() { noteProgress(mailbox) }
-        }
-
-        /// Adds what each wrapped loop counted since it was last added; whether anything was.
-        @inline(never)
-        mutating func collectTallies() -> Bool {
-            guard let tallies, !tallies.entries.isEmpty, !textsClosed else { return false }
-            var added = 0
-            for tally in tallies.entries.values {
-                let tally = tally.takeUnretainedValue()
-                let done = tally.done.load(ordering: .relaxed)
-                added = ReportMailbox.saturating(added, done &- tally.published)
-                tally.published = done
-            }
-            guard added != 0 else { return false }
-            var progress = progress ?? Progress(completed: 0, total: nil, unit: .count)
-            progress.completed = ReportMailbox.saturating(progress.completed, added)
-            self.progress = progress
-            return true
+        mutating func addCounts(_ mailbox: ReportMailbox) {
+            if collectCounts(mailbox) { noteProgress(mailbox) }
         }
 
         @inline(never) @usableFromInline
@@ -158,8 +145,11 @@ final class ReportMailbox: Sendable {
     }
 
     /// The wrapped loops counting into an alert: read and written under the mailbox's lock.
+    @usableFromInline
     final class TallyList: @unchecked Sendable {
-        var entries: [ObjectIdentifier: Unmanaged<ProgressTally>] = [:]
+        var entries: [ObjectIdentifier: Unmanaged<LoopCount>] = [:]
+        /// No loops: what an alert without a list goes through.
+        static let none: [ObjectIdentifier: Unmanaged<LoopCount>] = [:]
     }
 
     /// How the mailbox reaches whoever drains it, on the main actor: a wake-up it schedules, or a
@@ -198,12 +188,26 @@ final class ReportMailbox: Sendable {
         MainActor.assumeIsolated { now() }
     }
 
-    /// Whether the drainer wants progress now (it is armed for it): a wrapped loop then hands
-    /// its count over. Kept apart from the lock, read by the loop at each element.
-    @usableFromInline let progressWanted = Atomic<Bool>(false)
+    /// Whether progress reported since the drainer last drained is already noted — placed in
+    /// time, and the drainer woken if it was armed for progress (`batch.progressChanged`) — so the
+    /// drainer adds what is counted meanwhile when it next drains, whatever woke it. Until then a
+    /// wrapped loop and a thread calling `advance` count on their own, without the lock, and take
+    /// it once a drain to note the first progress since. Written under the lock; read without it.
+    @usableFromInline let progressNoted = Atomic<Bool>(false)
+    /// The counts of the threads that call `advance` (``ThreadCount``), each slot retained: made
+    /// when a thread first counts on its own, under the lock, and never changed afterwards. (A
+    /// pointer is not `Sendable`; the table is read-only once shared.)
+    @usableFromInline nonisolated(unsafe) let threadCounts = Atomic<UnsafeMutablePointer<Unmanaged<ThreadCount>>?>(nil)
+
+    deinit {
+        guard let counts = threadCounts.load(ordering: .acquiring) else { return }
+        for slot in 0..<Self.threadSlots { counts[slot].release() }
+        counts.deinitialize(count: Self.threadSlots)
+        counts.deallocate()
+    }
 
     /// A wrapped loop starts counting into this alert.
-    func register(_ tally: ProgressTally) {
+    func register(_ tally: LoopCount) {
         withState { state in
             let tallies = state.tallies ?? TallyList()
             tallies.entries[ObjectIdentifier(tally)] = Unmanaged.passUnretained(tally)
@@ -212,19 +216,19 @@ final class ReportMailbox: Sendable {
     }
 
     /// A wrapped loop goes away: what it counted since is added first.
-    func unregister(_ tally: ProgressTally) {
+    func unregister(_ tally: LoopCount) {
         withState { state in
-            if state.collectTallies() { state.noteProgress(self) }
+            if state.collectCounts(self) { state.noteProgress(self) }
             state.tallies?.entries[ObjectIdentifier(tally)] = nil
         }
     }
 
-    /// Adds what the wrapped loops counted, waking the drainer when it is armed for progress.
+    /// Adds what wrapped loops and threads counted on their own, noting the progress for the
+    /// drainer: it is woken when armed for progress.
     @inline(never) @usableFromInline
-    func publishTallies() {
-        progressWanted.store(false, ordering: .relaxed)
+    func publishCounts() {
         withState { state in
-            if state.collectTallies() { state.noteProgress(self) }
+            if state.collectCounts(self) { state.noteProgress(self) }
         }
     }
 
@@ -246,6 +250,7 @@ final class ReportMailbox: Sendable {
     func progress(completed: Int, total: Int?, unit: WaitAlertProgressUnit?) {
         withState { state in
             guard !state.textsClosed else { return }
+            state.discardCounts(self)
             let unit = unit ?? state.progress?.unit ?? .count
             state.progress = Progress(completed: completed, total: total, unit: unit)
             state.noteProgress(self)
@@ -254,15 +259,32 @@ final class ReportMailbox: Sendable {
 
     /// Adds `units` to the count done, and `total` to the total if given (a total that grows).
     /// Both saturate at `Int.max` and `Int.min` instead of wrapping around.
-    @inlinable
+    ///
+    /// Once progress is noted for the drainer's next look (``progressNoted``), a count alone is
+    /// added to the calling thread's own count (``countOnThread(_:)``), no lock: the drainer adds
+    /// it when it drains, the alert when it ends. The first count since a drain takes the lock, to
+    /// be placed in time and wake the drainer; a thread that counts again before the drain is given
+    /// a count of its own.
+    @inlinable @inline(__always)
     func advance(by units: Int, growingTotalBy total: Int) {
+        if total == 0, progressNoted.load(ordering: .relaxed), countOnThread(units) { return }
+        advanceLocked(by: units, growingTotalBy: total)
+    }
+
+    /// Adds `units` and `total` under the lock.
+    @inline(never) @usableFromInline
+    func advanceLocked(by units: Int, growingTotalBy total: Int) {
         withState { state in
             guard !state.textsClosed else { return }
+            // A second count since the drainer's last look: the thread counts often, and is
+            // given a count of its own.
+            let often = state.batch.progressChanged
             var progress = state.progress ?? Progress(completed: 0, total: nil, unit: .count)
             progress.completed = Self.saturating(progress.completed, units)
             if total != 0 { progress.total = Self.saturating(progress.total ?? 0, total) }
             state.progress = progress
             state.noteProgress(self)
+            if total == 0, often { state.prepareThreadCount(self) }
         }
     }
 
@@ -297,6 +319,7 @@ final class ReportMailbox: Sendable {
     func indeterminate() {
         withState { state in
             guard !state.textsClosed else { return }
+            state.discardCounts(self)
             state.progress = nil
             state.noteProgress(self)
         }
@@ -346,8 +369,8 @@ final class ReportMailbox: Sendable {
             var waiters: [DispatchSemaphore] = []
             if closing { waiters = Self.close(&state) }
             guard !state.textsClosed else { return (false, waiters) }
-            // What wrapped loops counted is part of the alert's last progress.
-            if state.tallies != nil { state.addTallies(self) }
+            // What loops and threads counted on their own is part of the alert's last progress.
+            if state.tallies != nil || threadCounts.load(ordering: .relaxed) != nil { state.addCounts(self) }
             state.textsClosed = true
             state.batch.outcome = outcome
             if wakes { state.scheduleWake(self) }
@@ -392,14 +415,15 @@ final class ReportMailbox: Sendable {
         let (batch, waiters) = withState { state -> (Batch, [DispatchSemaphore]) in
             defer {
                 state.batch = Batch()
+                progressNoted.store(false, ordering: .relaxed)
                 state.backlog = 0
                 state.backlogWaiters = []
             }
             state.isArmed = false
             state.isProgressArmed = false
             if byWake { state.wake = nil }
-            // The drainer shows the count the loops have reached, whatever woke it.
-            if state.collectTallies(), !state.batch.progressChanged {
+            // The drainer shows the count reached, whatever woke it.
+            if state.collectCounts(self), !state.batch.progressChanged {
                 state.batch.progressChanged = true
                 state.recordFirstProgress()
             }
@@ -407,7 +431,6 @@ final class ReportMailbox: Sendable {
             if batch.progressChanged { batch.progress = state.progress }
             return (batch, state.backlogWaiters)
         }
-        progressWanted.store(false, ordering: .relaxed)
         if byWake { PendingWakes.remove(ObjectIdentifier(self)) }
         waiters.forEach { $0.signal() }
         return batch
@@ -428,7 +451,6 @@ final class ReportMailbox: Sendable {
             state.isProgressArmed = armed
             if armed, state.batch.progressChanged { state.scheduleWake(self) }
         }
-        progressWanted.store(armed, ordering: .relaxed)
     }
 
     /// The wake-up scheduled but not yet run, if any.
@@ -436,46 +458,4 @@ final class ReportMailbox: Sendable {
 
     /// The most bytes of log lines that ever waited at once.
     package var logBacklogHighWater: Int { withState { $0.backlogHighWater } }
-}
-
-/// What a loop wrapped by `reportingProgress(to:)` has counted, read by its alert's mailbox
-/// when the display can use it.
-///
-/// The loop costs a store and a load per element, no lock: the iterating thread alone writes
-/// `done` (a relaxed load and store, plain moves on every processor), and adds nothing to the
-/// mailbox itself unless the drainer has said it wants progress (``ReportMailbox/progressWanted``,
-/// at most once a frame). Whatever the loop counted since is added by the mailbox under its lock —
-/// when the drainer takes the batch, when the alert ends, when the iterator goes away — from
-/// `published`, which only the lock's holder touches, so no count is lost or counted twice, and
-/// the count is exact at the end whichever thread iterated.
-@usableFromInline
-final class ProgressTally: Sendable {
-    /// Units counted by the iterating thread; written by it alone.
-    @usableFromInline let done = Atomic<Int>(0)
-    /// How much of `done` the mailbox has added; read and written under the mailbox's lock.
-    nonisolated(unsafe) var published = 0
-    @usableFromInline let mailbox: ReportMailbox
-
-    @usableFromInline
-    init(mailbox: ReportMailbox) {
-        self.mailbox = mailbox
-        mailbox.register(self)
-    }
-
-    deinit {
-        mailbox.unregister(self)
-    }
-
-    /// Counts `units` more; hands the count to the mailbox if its drainer wants progress now.
-    @inlinable @inline(__always)
-    func count(_ units: Int) {
-        done.store(done.load(ordering: .relaxed) &+ units, ordering: .relaxed)
-        if mailbox.progressWanted.load(ordering: .relaxed) { mailbox.publishTallies() }
-    }
-
-    /// Hands what is counted to the mailbox now: the loop has ended.
-    @usableFromInline
-    func publish() {
-        mailbox.publishTallies()
-    }
 }

@@ -1,5 +1,6 @@
 /// Reads the progress a command reports to the terminal's tab or taskbar — `OSC 9;4` (ConEmu's
-/// sequence, written by cargo, systemd, dnf5 and others) — from its output, across reads. Pure.
+/// sequence, written by cargo, systemd, dnf5 and others) — from its output, across reads, with
+/// ``EscapeSequenceTokenizer``: OSCs are recognised as the sanitizers recognise them. Pure.
 ///
 /// `ESC ] 9 ; 4 ; STATE [; PERCENT] (BEL | ESC \)`: state 1 sets the percentage, 2 (an error)
 /// and 4 (paused) set it too when they carry one, 3 is progress of unknown size, 0 clears it.
@@ -14,53 +15,23 @@ package struct ProgressSequences: Sendable {
         case failing(Int?)
     }
 
-    private enum State {
-        case ground
-        case escape
-        /// Inside an OSC, its payload so far.
-        case payload
-        /// An `ESC` inside an OSC: `\` ends it.
-        case payloadEscape
-    }
-
-    private var state = State.ground
-    private var payload: [UInt8] = []
+    private var tokenizer = EscapeSequenceTokenizer(.output)
 
     package init() {}
 
-    /// The longest payload kept: longer OSCs (titles, links) are skipped, not read.
-    private static let limit = 32
+    /// The longest payload read: longer OSCs (titles, links) are skipped, not read.
+    private static let limit = EscapeSequenceTokenizer.maximumStoredBytes
 
     /// The reports in `bytes`, in order.
     package mutating func feed(_ bytes: some Sequence<UInt8>) -> [Report] {
         var reports: [Report] = []
         for byte in bytes {
-            switch state {
-            case .ground:
-                if byte == 0x1B { state = .escape }
-            case .escape:
-                if byte == UInt8(ascii: "]") {
-                    state = .payload
-                    payload.removeAll(keepingCapacity: true)
-                } else {
-                    state = byte == 0x1B ? .escape : .ground
-                }
-            case .payload:
-                switch byte {
-                case 0x07, 0x9C:
-                    if let report = Self.report(payload) { reports.append(report) }
-                    state = .ground
-                case 0x1B:
-                    state = .payloadEscape
-                case 0x18, 0x1A:  // CAN, SUB: the sequence is abandoned
-                    state = .ground
-                default:
-                    if payload.count <= Self.limit { payload.append(byte) }
-                }
-            case .payloadEscape:
-                if byte == UInt8(ascii: "\\"), let report = Self.report(payload) { reports.append(report) }
-                state = byte == UInt8(ascii: "]") ? .payload : (byte == 0x1B ? .escape : .ground)
-                if state == .payload { payload.removeAll(keepingCapacity: true) }
+            var token = tokenizer.consume(byte)
+            if case .interrupted = token { token = tokenizer.consume(byte) }
+            if case .sequence(.operatingSystemCommand) = token, tokenizer.parameterCount <= Self.limit,
+                let report = Self.report(tokenizer.parameters)
+            {
+                reports.append(report)
             }
         }
         return reports
@@ -68,7 +39,6 @@ package struct ProgressSequences: Sendable {
 
     /// The report of an OSC payload, when it is a well-formed `9;4;…` one.
     private static func report(_ payload: [UInt8]) -> Report? {
-        guard payload.count <= limit else { return nil }
         let fields = payload.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).map {
             String(decoding: $0, as: UTF8.self)
         }

@@ -1,19 +1,14 @@
 /// Makes untrusted text safe to draw on a terminal.
 ///
 /// The sanitizer removes everything a terminal would act on instead of printing: C0 and C1
-/// controls, DEL, whole escape sequences and bidirectional controls. Escape sequences are parsed
-/// like a terminal parses them, on Unicode scalars:
-///
-/// - `ESC [` (or U+009B) starts a control sequence, ended by a final byte in `@`…`~`;
-/// - `ESC ]` (or U+009D) starts an operating system command, ended by BEL or ST;
-/// - `ESC P`, `ESC X`, `ESC ^`, `ESC _` (or U+0090, U+0098, U+009E, U+009F) start a device
-///   control, start-of-string, privacy message or application command string, ended by ST;
-/// - any other `ESC`, with optional intermediates in ` `…`/`, is ended by one byte in `0`…`~`.
-///
-/// ST is `ESC \` or U+009C. Inside a sequence, CAN and SUB cancel it, `ESC` starts a new one,
-/// and other controls are dropped. A printable scalar beyond ASCII ends a control sequence or
-/// short escape early and is kept, so only text that a terminal would swallow is lost. A line
-/// break ends any sequence, and a sequence still open at the end of the text is removed.
+/// controls, DEL, whole escape sequences and bidirectional controls. Escape sequences are read
+/// by ``EscapeSequenceTokenizer`` as a terminal reads a program's output: `ESC [` or U+009B
+/// starts a control sequence, `ESC ]` or U+009D an operating system command ended by BEL or ST,
+/// `ESC P`, `ESC X`, `ESC ^`, `ESC _` (or their C1 forms) a string ended by ST, and any other
+/// `ESC` a short escape. CAN and SUB cancel a sequence, `ESC` starts a new one, and other controls
+/// inside one are dropped. A character beyond ASCII ends a control sequence or short escape early
+/// and is kept, so only text that a terminal would swallow is lost. A line break ends any
+/// sequence, and a sequence still open at the end of the text is removed.
 package enum TextSanitizer {
     /// A text made safe for a one-line terminal overlay.
     ///
@@ -24,53 +19,62 @@ package enum TextSanitizer {
     /// unchanged; a text that needs no change is returned as it is, without copying.
     package static func line(_ text: String) -> String {
         guard needsCleaning(text.utf8) else { return text }
-        var state = State.ground
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        let scalars = text.unicodeScalars
-        var runStart = scalars.startIndex  // Start of the kept text not yet copied to `output`.
-        var index = scalars.startIndex
-        var afterCarriageReturn = false
-        while index < scalars.endIndex {
-            let value = scalars[index].value
-            if state == .ground, !isSpecial(value) {
-                scalars.formIndex(after: &index)
-                afterCarriageReturn = false
-                continue
-            }
-            output += Substring(scalars[runStart..<index])
-            scalars.formIndex(after: &index)
-            runStart = index
-            if isLineBreak(value) {
-                if !(afterCarriageReturn && value == 0x0A) { output.append(" ") }
-                afterCarriageReturn = value == 0x0D
-                state = .ground
-                continue
-            }
-            afterCarriageReturn = false
-            if let newState = stateAfterControl(value) {
-                state = newState
-            } else if isBidiControl(value) || value == 0x7F {
-                continue
-            } else if value < 0x20 {
-                if state == .ground, isSpacing(value) { output.append(" ") }
-                if state == .string(endsAtBell: true), value == 0x07 { state = .ground }
-            } else {
-                switch state {
-                case .ground, .string:
-                    break
-                case .escape, .escapeIntermediate, .controlSequence:
-                    if value >= 0xA0 {
-                        state = .ground  // Not part of a sequence: keep it as text.
-                        runStart = scalars.index(before: index)
-                    } else {
-                        state = state.after(printableASCII: UInt8(value))
+        return cleaned(text, keepingColors: false)
+    }
+
+    /// `text` cleaned in one pass over its UTF-8 bytes; with `keepingColors`, its plain Select
+    /// Graphic Rendition sequences are kept, and a reset added at the end when there was one.
+    static func cleaned(_ text: String, keepingColors: Bool) -> String {
+        var text = text
+        return text.withUTF8 { source in
+            String(unsafeUninitializedCapacity: source.count + 4) { output in
+                var tokenizer = EscapeSequenceTokenizer(.output)
+                var written = 0
+                var afterCarriageReturn = false
+                var keptStyle = false
+                for index in source.indices {
+                    let byte = source[index]
+                    var token = tokenizer.consume(byte)
+                    if case .interrupted = token { token = tokenizer.consume(byte) }
+                    var blank = false
+                    let carriageReturn = byte == 0x0D
+                    switch token {
+                    case .text(let scalar) where scalar.value < 0x80:
+                        output[written] = byte
+                        written += 1
+                    case .text(let scalar), .control(let scalar):
+                        if isLineBreak(scalar.value) {
+                            blank = !(afterCarriageReturn && byte == 0x0A)
+                        } else if case .control = token {
+                            blank = isSpacing(scalar.value)
+                        } else if !isBidiControl(scalar.value) {
+                            let length = UTF8.width(scalar)
+                            for offset in 0..<length { output[written + offset] = source[index - length + 1 + offset] }
+                            written += length
+                        }
+                    case .sequence where keepingColors && tokenizer.endedSelectGraphicRendition:
+                        let length = tokenizer.parameterCount + 3
+                        for offset in 0..<length { output[written + offset] = source[index - length + 1 + offset] }
+                        written += length
+                        keptStyle = true
+                    default:
+                        break
+                    }
+                    if blank {
+                        output[written] = UInt8(ascii: " ")
+                        written += 1
+                    }
+                    afterCarriageReturn = carriageReturn
+                }
+                if keptStyle {
+                    for byte in "\u{1B}[0m".utf8 {
+                        output[written] = byte
+                        written += 1
                     }
                 }
+                return written
             }
         }
-        output += Substring(scalars[runStart...])
-        return output
     }
 
     /// A log line split at line breaks into several lines, each made safe like ``line(_:)``.
@@ -98,55 +102,6 @@ package enum TextSanitizer {
             lines.append(line(String(scalars[start...])))
         }
         return lines
-    }
-
-    /// Where the parser is: in plain text or inside an escape sequence.
-    private enum State: Equatable {
-        /// Plain text.
-        case ground
-        /// After `ESC`.
-        case escape
-        /// After `ESC` and one or more intermediates.
-        case escapeIntermediate
-        /// Inside a control sequence (after `ESC [` or U+009B).
-        case controlSequence
-        /// Inside a command string, which ends at ST and, for an OSC only, at BEL.
-        case string(endsAtBell: Bool)
-
-        /// The state after a printable ASCII byte in an escape or control sequence.
-        func after(printableASCII byte: UInt8) -> State {
-            switch (self, byte) {
-            case (.escape, UInt8(ascii: "[")): .controlSequence
-            case (.escape, UInt8(ascii: "]")): .string(endsAtBell: true)
-            case (.escape, UInt8(ascii: "P")), (.escape, UInt8(ascii: "X")),
-                (.escape, UInt8(ascii: "^")), (.escape, UInt8(ascii: "_")):
-                .string(endsAtBell: false)
-            case (.escape, 0x20...0x2F), (.escapeIntermediate, 0x20...0x2F): .escapeIntermediate
-            case (.controlSequence, 0x20...0x3F): .controlSequence
-            default: .ground  // A final byte ends the sequence.
-            }
-        }
-    }
-
-    /// The state a control that matters in every state leads to: `ESC`, CAN, SUB or a C1 control.
-    private static func stateAfterControl(_ value: UInt32) -> State? {
-        switch value {
-        case 0x1B: .escape
-        case 0x18, 0x1A: .ground
-        case 0x9B: .controlSequence
-        case 0x9D: .string(endsAtBell: true)
-        case 0x90, 0x98, 0x9E, 0x9F: .string(endsAtBell: false)
-        case 0x80...0x9F: .ground
-        default: nil
-        }
-    }
-
-    /// Whether a scalar is not plain text: a control, DEL, a line or paragraph separator or a
-    /// bidirectional control.
-    private static func isSpecial(_ value: UInt32) -> Bool {
-        if value < 0x20 { return true }
-        if value < 0x7F { return false }
-        return value <= 0x9F || isLineBreak(value) || isBidiControl(value)
     }
 
     /// Whether a scalar ends a line: LF, CR, NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR.

@@ -26,6 +26,41 @@ struct ManyThreadsTests {
         #expect(progress?.total == Self.threads * perThread)
     }
 
+    /// Forty threads add counts — at most 32 on counts of their own, the others under the lock —
+    /// while another drains again and again: each drain sees a count no lower than the last, and
+    /// the last drain every count.
+    @Test func countsFromFortyThreadsWhileTheDrainerDrainsAreAllKept() {
+        let threads = 40
+        let perThread = 10_000
+        let mailbox = ReportMailbox()
+        mailbox.progress(completed: 0, total: nil, unit: nil)
+        let finished = Atomic<Int>(0)
+        let inOrder = Mutex<Bool>(true)
+        onThreads(threads + 1) { thread in
+            guard thread == threads else {
+                for _ in 0..<perThread { mailbox.advance(by: 1, growingTotalBy: 0) }
+                finished.add(1, ordering: .releasing)
+                return
+            }
+            var last = 0
+            while finished.load(ordering: .acquiring) < threads {
+                guard let completed = mailbox.drain(byWake: false).progress?.completed else { continue }
+                if completed < last { inOrder.withLock { $0 = false } }
+                last = completed
+                sched_yield()
+            }
+        }
+        _ = mailbox.drain(byWake: false)
+        #expect(mailbox.withState { $0.progress?.completed } == threads * perThread)
+        #expect(inOrder.withLock { $0 })
+        let owned = mailbox.threadCounts.load(ordering: .acquiring).map { counts in
+            (0..<ReportMailbox.threadSlots).filter {
+                counts[$0].takeUnretainedValue().owner.load(ordering: .relaxed) != 0
+            }
+        }
+        #expect(owned?.isEmpty == false, "threads counted on their own")
+    }
+
     @Test func theTextLeftIsTheLastTextOfAThread() {
         let mailbox = ReportMailbox()
         onThreads(Self.threads) { thread in

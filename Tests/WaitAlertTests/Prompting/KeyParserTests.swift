@@ -227,6 +227,15 @@ struct KeyParserTests {
         }
     }
 
+    /// A terminal's reply string (a colour, a status) ends at the C1 ST too, and a C1 control
+    /// ends it: the keys typed after it are read.
+    @Test func aStringEndsAtC1Controls() {
+        #expect(keys("\u{1B}]11;rgb:0/0/0\u{9C}x") == [.text("x")])
+        #expect(keys("\u{1B}P1$r0m\u{84}y") == [.text("y")])
+        #expect(keys("\u{9D}0;t\u{9B}A") == [.up])
+        #expect(keys("\u{1B}]0;Ü✜\u{07}z") == [.text("z")], "a byte 9C inside a character is not ST")
+    }
+
     @Test func c1ControlsAreNotText() {
         #expect(keys("\u{9B}31mX\u{9D}0;t\u{07}Y\u{85}Z\u{90}q\u{1B}\\W") == [.text("XYZW")])
         #expect(keys([0x9B, 0x61]) == [.text("a")], "a raw 8-bit C1 byte is invalid UTF-8")

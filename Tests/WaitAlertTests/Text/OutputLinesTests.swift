@@ -131,7 +131,7 @@ struct RawOutputSanitizerTests {
             let count = buffer.withUnsafeMutableBytes { sanitizer.filter($0, input: start..<start + chunk.count) }
             output += buffer[..<count]
         }
-        var tail = [UInt8](repeating: 0, count: 2)
+        var tail = [UInt8](repeating: 0, count: RawOutputSanitizer.maximumHeld)
         let count = tail.withUnsafeMutableBytes { sanitizer.finish(into: $0) }
         return output + tail[..<count]
     }
@@ -159,6 +159,32 @@ struct RawOutputSanitizerTests {
     @Test func aLineBreakEndsASequenceAndTextBeyondASCIIEndsItEarly() {
         #expect(sanitize("a\u{1B}]0;unterminated\nnext") == "a\nnext")
         #expect(sanitize("a\u{1B}[12é") == "aé")
+    }
+
+    /// A line break ends any sequence, as ``TextSanitizer`` ends it: a carriage return, a line or
+    /// paragraph separator, NEL. What follows is shown.
+    @Test func everyLineBreakEndsASequence() {
+        #expect(sanitize("a\u{1B}]0;title\rb\n") == "a\rb\n")
+        #expect(sanitize("a\u{1B}[12\rb") == "a\rb")
+        #expect(sanitize("a\u{1B}]0;title\u{2028}b\n") == "ab\n")
+        #expect(sanitize("a\u{1B}P1$r\u{85}b") == "ab")
+    }
+
+    /// A C1 control ends a string as it does anywhere: ST (U+009C) closes it, the others end it
+    /// and act.
+    @Test func c1ControlsEndAString() {
+        #expect(sanitize("a\u{1B}]0;title\u{9C}b") == "ab")
+        #expect(sanitize("a\u{9D}8;;http://x\u{9C}link\u{9D}8;;\u{9C}b") == "alinkb")
+        #expect(sanitize("a\u{1B}_apc\u{9B}31mb") == "ab")
+        #expect(sanitize("a\u{1B}]0;Ü✜\u{07}b") == "ab", "a byte 9C inside a character is not ST")
+    }
+
+    /// A character of four bytes cut at every point across buffers is held whole, then written.
+    @Test func aLongCharacterCutAcrossBuffersIsHeldWhole() {
+        let text = "a👍🏽b\u{1B}]0;x\u{9C}c"
+        for pieces in 2...text.utf8.count {
+            #expect(sanitize(text, pieces: pieces) == "a👍🏽bc", "\(pieces) pieces")
+        }
     }
 
     /// The same output cut anywhere gives the same bytes: state and held bytes carry over.

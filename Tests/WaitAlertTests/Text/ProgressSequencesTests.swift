@@ -26,6 +26,17 @@ struct ProgressSequencesTests {
         #expect(reports(long + "\u{1B}]9;4;1;5\u{07}") == [.percent(5)], "a long OSC is skipped, the next read")
     }
 
+    /// Progress is read from the sequences a terminal reads: the C1 forms of OSC and ST, controls
+    /// inside ignored; a byte 0x9C inside a character does not end one.
+    @Test func sequencesAreReadAsATerminalReadsThem() {
+        #expect(reports("\u{9D}9;4;1;40\u{9C}") == [.percent(40)])
+        #expect(reports("\u{1B}]9;4;1;41\u{9C}") == [.percent(41)])
+        #expect(reports("\u{9D}9;4;1;42\u{07}") == [.percent(42)])
+        #expect(reports("\u{1B}]9;4;1;4\u{08}3\u{07}") == [.percent(43)])
+        #expect(reports("\u{1B}]9;4;1;70;Ü").isEmpty, "an OSC not ended yet says nothing")
+        #expect(reports("\u{1B}]9;4;1;44\u{85}\u{07}").isEmpty, "NEL ends it unfinished")
+    }
+
     /// A sequence cut across reads at every byte is read once, the same.
     @Test func aSequenceCutAnywhere() {
         let bytes = Array("line\n\u{1B}]9;4;1;42\u{1B}\\more".utf8)

@@ -72,6 +72,14 @@ struct TextSanitizerTests {
         #expect(TextSanitizer.line("ok\u{1B}\u{301}") == "ok\u{301}")
     }
 
+    /// A character beyond ASCII ends a control sequence or short escape early, a bidirectional
+    /// control too: it is dropped, and what follows it is text.
+    @Test func aBidirectionalControlEndsASequenceAsAnyCharacterBeyondASCII() {
+        #expect(TextSanitizer.line("a\u{1B}[3\u{202E}1mb") == "a1mb")
+        #expect(TextSanitizer.line("a\u{1B}\u{200F}(Bb") == "a(Bb")
+        #expect(TextSanitizer.keepingColors("a\u{1B}[3\u{202E}1mb\u{1B}[31mc") == "a1mb\u{1B}[31mc\u{1B}[0m")
+    }
+
     @Test func lineBreaksEndSequences() {
         #expect(TextSanitizer.line("a\u{1B}]0;title\nb") == "a b")
         #expect(TextSanitizer.logLines("a\u{1B}]0;title\nb") == ["a", "b"])
