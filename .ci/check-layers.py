@@ -7,6 +7,8 @@ function or a global declared at the top level of a file in the other folder (co
 string literals do not count). The script prints the graph it found and fails when an edge is not
 in ALLOWED, or when the graph has a cycle.
 
+Files that import the C library must be in SYSTEM_FOLDERS or listed in C_IMPORT_EXCEPTIONS.
+
 Files are checked the same way: a type's files (`Type.swift` and its extensions `Type+Concern.swift`)
 are one unit, and no two units may name each other's declarations, directly or through others.
 
@@ -38,6 +40,23 @@ ALLOWED = {
     "Timeline": set(),
     "Process": set(),
 }
+
+# The system's floor: the folders whose files may import the C library. Above them a file calls
+# `Platform` (Process/) instead; the files listed after still import it, each for its reason.
+SYSTEM_FOLDERS = {"Process", "Terminal", "Subprocess"}
+C_IMPORT_EXCEPTIONS = {
+    # Questions read keys and change the terminal's modes themselves (they move under the terminal
+    # session next).
+    "Overlay/StandardInputPrompt.swift",
+    "Overlay/TerminalPrompt.swift",
+    # The socket child processes report through: accept, recv, poll, non-blocking descriptors.
+    "Remote/ChildProcessReports.swift",
+    # `exp`: the standard library has no exponential, and the estimator is pure (a floor itself).
+    "Timeline/WaitAlertRateEstimator.swift",
+    # `pthread_self` inside `advance`, which is inlined into callers.
+    "Reporting/ReportMailbox+Counts.swift",
+}
+C_IMPORT = re.compile(r"^\s*(?:public |package |@preconcurrency )*import (?:Glibc|Musl|Darwin|Android|WinSDK)\b", re.M)
 
 # A top-level declaration another file can name (private and fileprivate ones cannot).
 DECLARATION = re.compile(
@@ -132,12 +151,16 @@ def main():
         return 1
     files = {f: [] for f in folders}
     declared = {}
+    importers = []
     for folder in folders:
         for directory, _, names in os.walk(os.path.join(ROOT, folder)):
             for name in names:
                 if name.endswith(".swift"):
                     with open(os.path.join(directory, name), encoding="utf-8") as handle:
-                        source = strip(handle.read())
+                        raw = handle.read()
+                    source = strip(raw)
+                    if C_IMPORT.search(raw):
+                        importers.append(os.path.relpath(os.path.join(directory, name), ROOT))
                     files[folder].append((name, source))
                     for match in DECLARATION.finditer(source):
                         if "private" not in match.group(1):
@@ -164,6 +187,14 @@ def main():
     for cycle in file_cycles(files):
         failed = True
         print(f"  error: files name each other in a loop: {cycle}")
+    outside = sorted(
+        path for path in importers
+        if path.split(os.sep)[0] not in SYSTEM_FOLDERS and path not in C_IMPORT_EXCEPTIONS
+    )
+    for path in outside:
+        failed = True
+        print(f"  error: {path} imports the C library above the system's floor (call Platform instead)")
+    print(f"files that import the C library: {len(importers)} ({len(importers) - len(outside)} allowed)")
     if failed:
         return 1
     print("layers: every arrow runs downward")

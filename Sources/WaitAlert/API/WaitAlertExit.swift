@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// How a command-line program ends after an error its wait alerts have already shown.
 ///
 /// A wait alert that ends with an error says so in its final line (`✖ Hashing: disk full`,

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension WaitAlertReporter {
     /// Runs a command under this alert: its output lines are the alert's text as they come, its
     /// last lines are kept, and it is stopped — its whole process group — when the work is
@@ -83,7 +75,7 @@ extension WaitAlertReporter {
         workingDirectory: String? = nil, keeping tail: Int = 10
     ) async throws -> WaitAlertCommandResult {
         try Task.checkCancellation()
-        let terminal: Int32? = isatty(STDERR_FILENO) == 1 ? STDERR_FILENO : nil
+        let terminal: Int32? = Platform.isTerminal(Platform.standardError) ? Platform.standardError : nil
         let channels =
             switch output.kind {
             case .shown:
@@ -127,14 +119,14 @@ extension WaitAlertReporter {
     }
 
     /// What the supervisor of `command` (process `pid`) shows, through this reporter.
-    private func reporting(for command: [String], pid: pid_t) -> SubprocessReporting {
+    private func reporting(for command: [String], pid: Int32) -> SubprocessReporting {
         let name = command.first ?? ""
         return SubprocessReporting(
             update: update, log: log, progress: { progress(completed: $0, total: $1) },
             progressUnknown: progressUnknown, markFailing: markFailing,
             attention: { attention in
                 switch attention {
-                case .stopped(let signal) where signal == SIGTTIN || signal == SIGTTOU:
+                case .stopped(let signal) where SubprocessTermination.isTerminalStop(signal):
                     log(
                         "\(name) stopped to use the terminal (a password prompt?), which it cannot under an alert; Ctrl-C ends it"
                     )

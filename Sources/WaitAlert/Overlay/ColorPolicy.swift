@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Whether the terminal overlay uses colours.
 ///
 /// The policy read from the environment (``environment``):
@@ -36,7 +28,7 @@ public enum ColorPolicy: Sendable, Hashable {
         case .environment:
             let value = { (name: String) -> String? in
                 if let variables { return variables[name] }
-                return getenv(name).map { String(cString: $0) }
+                return Platform.environment(name)
             }
             if let noColor = value("NO_COLOR"), !noColor.isEmpty { return false }
             for name in ["CLICOLOR_FORCE", "FORCE_COLOR"] {
@@ -51,7 +43,7 @@ public enum ColorPolicy: Sendable, Hashable {
 func environmentVariables(_ names: [String]) -> [String: String] {
     var variables: [String: String] = [:]
     for name in names {
-        if let value = getenv(name) { variables[name] = String(cString: value) }
+        if let value = Platform.environment(name) { variables[name] = value }
     }
     return variables
 }

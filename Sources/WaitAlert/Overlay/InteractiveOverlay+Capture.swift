@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The program's own output while lines show (caught through the ``OutputRelay`` and printed
 /// above them), and prompts asked on the terminal.
 extension InteractiveOverlay {
@@ -71,7 +63,7 @@ extension InteractiveOverlay {
     /// Whether standard output is the terminal standard error is (so a line for it can go above
     /// the region).
     static func standardOutputIsStandardError() -> Bool {
-        Platform.isSameTerminal(OutputRelay.real(STDOUT_FILENO), OutputRelay.real(STDERR_FILENO))
+        Platform.isSameTerminal(OutputRelay.real(Platform.standardOutput), OutputRelay.real(Platform.standardError))
     }
 
     // MARK: - Prompts

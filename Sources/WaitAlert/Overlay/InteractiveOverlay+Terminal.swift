@@ -1,13 +1,5 @@
 import Dispatch
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where the overlay draws: the terminal's size, the program's place (foreground or background
 /// job), the terminal guard, Ctrl-C, suspensions.
 extension InteractiveOverlay {

@@ -1,13 +1,5 @@
 import Dispatch
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The interactive side of a ``TerminalOverlay``: the shell that carries out what a
 /// ``TaskRegion`` says — one write per batch to a terminal, through the terminal guard on
 /// standard error — with the spinner ticker, the capture of the program's output, prompts, and

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension WaitAlertPresenter {
     /// Prints `line` above the alerts, from anywhere in the program: not tied to one alert's
     /// work, and never through a spinner's line.
@@ -31,18 +23,7 @@ extension WaitAlertPresenter {
         case .standardOutput:
             Swift.print(line)
         case .standardError:
-            let bytes = Array((line + "\n").utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
-            }
+            _ = Platform.writeAll((line + "\n").utf8, to: Platform.standardError)
         }
     }
 

@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Cancels one alert's work from anywhere — the caller's cancellation, a sibling's failure, a
 /// timeout, Ctrl-C — whether the work has not started yet, runs without ever suspending, or has
 /// ended.
@@ -102,7 +94,7 @@ final class WorkCancellation: Sendable {
                 return true
             }
             if left { return }
-            sched_yield()
+            Platform.yieldProcessor()
         }
     }
 }

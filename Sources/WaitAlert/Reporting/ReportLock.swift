@@ -3,14 +3,6 @@
 public import Synchronization
 
 #if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Musl)
-        import Musl
-    #elseif canImport(Android)
-        import Android
-    #endif
-
     /// The lock between the threads that report to an alert and the alert's drainer: held for a
     /// few instructions at a time (a text stored, a count added), by any number of threads.
     ///
@@ -46,7 +38,7 @@ public import Synchronization
                 looks += 1
                 if looks == Self.looksBeforeYielding {
                     looks = 0
-                    sched_yield()
+                    Platform.yieldProcessor()
                 }
             }
         }

@@ -29,6 +29,10 @@ package enum SubprocessTermination: Equatable, Sendable, CustomStringConvertible
         }
     }
 
+    /// Whether `signal` stopped a process for using its terminal from the background (SIGTTIN,
+    /// SIGTTOU): a password prompt, most often.
+    package static func isTerminalStop(_ signal: Int32) -> Bool { signal == SIGTTIN || signal == SIGTTOU }
+
     /// `SIGINT`, or `signal 42` for one without a usual name.
     package static func name(of signal: Int32) -> String {
         let names: [(Int32, String)] = [

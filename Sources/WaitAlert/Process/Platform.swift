@@ -8,8 +8,25 @@
 
 /// The few system calls on terminals and descriptors that the library and `wait-alert` share,
 /// each written once: writing everything, telling terminals apart, window sizes,
-/// pseudo-terminals, the monotonic clock.
+/// pseudo-terminals, the monotonic clock, the environment. It is the floor the layers above the
+/// terminal call instead of the C library (`.ci/check-layers.py` says which files may import it).
 package enum Platform {
+    /// The process's standard descriptors.
+    package static var standardInput: Int32 { STDIN_FILENO }
+    package static var standardOutput: Int32 { STDOUT_FILENO }
+    package static var standardError: Int32 { STDERR_FILENO }
+
+    /// Whether `descriptor` is open on a terminal.
+    package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// The environment variable `name`, if it is set.
+    package static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// Gives the processor to another thread that is ready to run, if any.
+    package static func yieldProcessor() { _ = sched_yield() }
+
     /// Writes every byte, retrying after `EINTR` and partial writes, and waiting up to
     /// `patience` milliseconds at a time (-1: as long as it takes) for a non-blocking descriptor
     /// to accept more (`EAGAIN`). Async-signal-safe.
