@@ -43,7 +43,7 @@ extension InteractiveOverlay {
     func absorbCapturedLines() {
         guard let relay, isStandardError, !stopped, !region.isDetached else { return }
         _ = TerminalGuard.write(to: terminal) {
-            let collected = relay.collect(at: Platform.monotonicNow())
+            let collected = relay.collect()
             if collected.erasedRegion { screen.markErased(cursorShown: false) }
             region.printAbove(
                 collected.lines.map { (TextSanitizer.keepingColors($0.text), TextSanitizer.line($0.text)) })
@@ -102,7 +102,7 @@ extension InteractiveOverlay {
         var lines = region.takeLinesAbove().map(\.styled)
         var erased = false
         if let relay {
-            let collected = relay.collect(at: Platform.monotonicNow())
+            let collected = relay.collect()
             erased = collected.erasedRegion
             lines += collected.lines.map { TextSanitizer.keepingColors($0.text) }
         }

@@ -241,10 +241,8 @@ extension InteractiveOverlay {
         let endings = interruptedEndings.endings
         guard endings != publishedEndings else { return }
         publishedEndings = endings
-        // The instants are the presenter's clock's; the guard tells the time on the monotonic one.
-        let now = Platform.monotonicNow()
         ForcedExitLines.publish(
-            endings.map { ForcedExitLines.Line(text: $0.text, startedAt: now - (region.lastInstant - $0.began)) },
+            endings.map { ForcedExitLines.Line(text: $0.text, elapsed: region.lastInstant - $0.began) },
             color: colors ? "33" : nil)
     }
 

@@ -306,7 +306,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             }
             var above = printed
             if let relay {
-                let collected = relay.collect(at: Platform.monotonicNow())
+                let collected = relay.collect()
                 if collected.erasedRegion { screen.markErased(cursorShown: false) }
                 let partials = collected.partials.sorted { $0.key.rawValue < $1.key.rawValue }.map { entry in
                     (

@@ -70,8 +70,7 @@ final class LineModeSignals {
         let endings = endings.endings
         guard endings != publishedEndings else { return }
         publishedEndings = endings
-        let now = Platform.monotonicNow()
-        var lines = endings.map { ForcedExitLines.Line(text: $0.text, startedAt: now - (instant - $0.began)) }
+        var lines = endings.map { ForcedExitLines.Line(text: $0.text, elapsed: instant - $0.began) }
         if !lines.isEmpty { lines[0].text = "\n" + lines[0].text }
         ForcedExitLines.publish(lines, color: colors ? "33" : nil)
     }

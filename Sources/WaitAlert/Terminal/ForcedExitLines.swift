@@ -20,9 +20,17 @@ import Synchronization
 enum ForcedExitLines {
     /// One line: `text` (`⚠ Building: interrupted after `), then how long the work has run since
     /// `startedAt` (on ``Platform/monotonicNow()``'s clock), as ``DurationFormat`` writes it.
+    /// Made from how long the work has run when it is published (``init(text:elapsed:)``): the
+    /// caller need not know this clock.
     struct Line: Sendable, Hashable {
         var text: String
         var startedAt: Duration
+
+        /// The line of work that has run for `elapsed` now.
+        init(text: String, elapsed: Duration) {
+            self.text = text
+            self.startedAt = Platform.monotonicNow() - elapsed
+        }
     }
 
     /// The most bytes the lines take; lines past it are left out.

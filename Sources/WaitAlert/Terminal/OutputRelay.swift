@@ -233,9 +233,12 @@ final class OutputRelay: Sendable {
     }
 
     /// The lines finished since the last collection and the unfinished lines to show, reading
-    /// first what the pseudo-terminals hold: everything written before the call is in it.
-    func collect(at instant: Duration) -> Collected {
-        state.withLock { state in
+    /// first what the pseudo-terminals hold: everything written before the call is in it. An
+    /// unfinished line shows once it has waited long enough on the relay's clock, the monotonic
+    /// one its thread reads too.
+    func collect() -> Collected {
+        let instant = Platform.monotonicNow()
+        return state.withLock { state in
             guard state.wake != nil else { return Collected() }
             drain(&state, at: instant)
             var collected = Collected(lines: state.waiting, erasedRegion: state.erasedRegion)
