@@ -82,7 +82,7 @@ extension InteractiveOverlay {
     /// in the foreground the lines are drawn again where the shell left the cursor; in the
     /// background nothing is drawn until the program is brought back.
     func terminalDidResume() {
-        guard !stopped, guarding else { return }
+        guard !stopped, guardHold != nil else { return }
         if !region.isDetached, !screen.isEmpty, !TerminalOutput.drawn.load(ordering: .sequentiallyConsistent) {
             // The stop erased the lines: nothing of ours is on screen. Lines still waiting are
             // printed as plain lines; input is blocked again only once the region is drawn again
@@ -172,26 +172,26 @@ extension InteractiveOverlay {
     /// waits for its work.
     func updateGuard() {
         let shouldGuard = (region.hasRows || !screen.isEmpty) && isStandardError && suspensions == 0
-        if shouldGuard != guarding {
-            guarding = shouldGuard
-            if shouldGuard {
-                TerminalGuard.activate(
+        if shouldGuard, guardHold == nil {
+            inputBlocked = false
+            guardHold = TerminalGuard.take(
+                TerminalGuard.Hold(
                     output: WaitAlertStandardError.shared.descriptor,
                     handlesSignals: integration.handlesSignals,
-                    handlers: handlers()
-                )
-                if relay != nil { OutputRelay.followWindowSize() }  // resized before the handler was in place
-            } else {
-                inputBlocked = false
-                if !promptKeepsCapture { releaseOutput() }
-                TerminalGuard.deactivate()
-            }
+                    handlers: handlers()))
+            if relay != nil { OutputRelay.followWindowSize() }  // resized before the handler was in place
+        } else if !shouldGuard, let hold = guardHold {
+            guardHold = nil
+            inputBlocked = false
+            if !promptKeepsCapture { releaseOutput() }
+            TerminalGuard.release(hold)
         }
-        if guarding { TerminalGuard.setDrawn(!region.isDetached && !screen.isEmpty) }
-        let shouldBlock = guarding && integration.blocksInput && !running.isEmpty && !region.isDetached
+        guard let hold = guardHold else { return }
+        TerminalGuard.setDrawn(!region.isDetached && !screen.isEmpty)
+        let shouldBlock = integration.blocksInput && !running.isEmpty && !region.isDetached
         if shouldBlock != inputBlocked {
             inputBlocked = shouldBlock
-            TerminalGuard.blockInput(shouldBlock)
+            TerminalGuard.setInput(shouldBlock ? .hidden : .asTyped, of: hold)
         }
     }
 
@@ -252,10 +252,10 @@ extension InteractiveOverlay {
         deadlines = Deadlines()
         releaseOutput()
         if !drawingWithTicker { ticker?.stop() }
-        if guarding {
-            guarding = false
+        if let hold = guardHold {
+            guardHold = nil
             inputBlocked = false
-            TerminalGuard.deactivate()
+            TerminalGuard.release(hold)
         }
     }
 }

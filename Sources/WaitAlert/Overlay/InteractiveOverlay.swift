@@ -62,7 +62,9 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     var promptCaptures = false
 
     /// The guard and the program's place (``InteractiveOverlay+Terminal``).
-    var guarding = false
+    /// The overlay's hold on the terminal guard while it has lines to show, and whether it asks
+    /// for input blocked.
+    var guardHold: TerminalGuard.HoldID?
     var inputBlocked = false
     var running: Set<WaitAlertID> = []
     var interrupted: Set<WaitAlertID> = []
@@ -324,7 +326,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             // relay prints under: it erases these lines before printing over them, and whatever
             // ends the program now erases them too.
             TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-            TerminalOutput.drawn.store(guarding && !screen.isEmpty, ordering: .sequentiallyConsistent)
+            TerminalOutput.drawn.store(guardHold != nil && !screen.isEmpty, ordering: .sequentiallyConsistent)
             return bytes
         }
         if !written {

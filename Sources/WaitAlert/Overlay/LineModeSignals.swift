@@ -10,7 +10,7 @@
 final class LineModeSignals {
     private var running: Set<WaitAlertID> = []
     /// Whether this turned the guard on (it leaves alone a guard someone else holds).
-    private var holdsGuard = false
+    private var guardHold: TerminalGuard.HoldID?
     private var context: WaitAlertRendererContext?
     /// The lines written, told how to quit at once after a Ctrl-C.
     private let renderer: LineRenderer
@@ -38,19 +38,17 @@ final class LineModeSignals {
         endings.apply(snapshot, of: alert, at: instant)
         publishForcedExitLines(at: instant)
         let shouldGuard = !running.isEmpty
-        guard shouldGuard != holdsGuard else { return }
-        if shouldGuard {
-            guard !TerminalGuard.isActive else { return }
-            TerminalGuard.activate(
-                output: WaitAlertStandardError.shared.descriptor, handlesSignals: true,
-                handlers: TerminalGuard.Handlers(
-                    interrupt: { [weak self] in Task { @MainActor in self?.interrupt() } },
-                    resize: {}, resume: {}))
-            holdsGuard = true
-        } else {
-            holdsGuard = false
+        if shouldGuard, guardHold == nil {
+            guardHold = TerminalGuard.take(
+                TerminalGuard.Hold(
+                    output: WaitAlertStandardError.shared.descriptor, handlesSignals: true,
+                    handlers: TerminalGuard.Handlers(
+                        interrupt: { [weak self] in Task { @MainActor in self?.interrupt() } },
+                        resize: {}, resume: {})))
+        } else if !shouldGuard, let hold = guardHold {
+            guardHold = nil
             renderer.interruptHint = nil
-            TerminalGuard.deactivate()
+            TerminalGuard.release(hold)
         }
     }
 

@@ -52,19 +52,15 @@ package enum StandardInputPrompt {
     private static func guardTerminal(for prompt: WaitAlertPrompt, handlesSignals: Bool) {
         let secret = if case .text(let model) = prompt { model.isSecret } else { false }
         guard handlesSignals || secret else { return }  // a secret's echo always comes back
-        // The guard may be on already, for the work around the question (the accessible mode):
-        // then only Ctrl-C and the echo are this prompt's.
-        let ownsGuard = !TerminalGuard.isActive
-        if ownsGuard {
-            TerminalGuard.activate(
-                output: STDIN_FILENO, handlesSignals: true,
-                handlers: TerminalGuard.Handlers(interrupt: {}, resize: {}, resume: {}))
-        }
+        // The guard may be held already, for the work around the question (the accessible mode):
+        // then only Ctrl-C and the echo are this prompt's, and its holder's handlers stay.
+        let hold = TerminalGuard.take(
+            TerminalGuard.Hold(
+                output: STDIN_FILENO, handlesSignals: true, handlers: nil, input: secret ? .hidden : .asTyped))
         TerminalGuard.divertInterrupts { Task { @MainActor in interrupted(prompt, echoed: !secret) } }
-        if secret { TerminalGuard.blockInput(true) }
         prompt.onEnd { _ in
             TerminalGuard.divertInterrupts(to: nil)
-            if ownsGuard { TerminalGuard.deactivate() } else if secret { TerminalGuard.blockInput(false) }
+            TerminalGuard.release(hold)
             if secret { tellTerminal("\n") }  // the Enter that ended the line was not echoed
         }
     }

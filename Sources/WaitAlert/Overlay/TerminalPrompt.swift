@@ -27,6 +27,8 @@ final class TerminalPrompt {
     private var editor: LineEditor
     private var choice: ChoiceState
     private var source: (any DispatchSourceRead)?
+    /// The prompt's hold on the terminal guard while it asks.
+    private var guardHold: TerminalGuard.HoldID?
     /// The rows the prompt takes on screen, and the row the cursor rests on (from its first).
     private var drawnRows = 0
     private var cursorRow = 0
@@ -74,12 +76,13 @@ final class TerminalPrompt {
     /// Takes the keyboard and draws the prompt.
     func start() {
         prompt.onEnd { [weak self] _ in self?.finish() }
-        TerminalGuard.activate(
-            output: STDERR_FILENO, handlesSignals: true,
-            handlers: TerminalGuard.Handlers(
-                interrupt: { [weak self] in Task { @MainActor in self?.prompt.cancel() } },
-                resize: { [weak self] in Task { @MainActor in self?.draw() } },
-                resume: { [weak self] in Task { @MainActor in self?.resumeAfterStop() } }))
+        guardHold = TerminalGuard.take(
+            TerminalGuard.Hold(
+                output: STDERR_FILENO, handlesSignals: true,
+                handlers: TerminalGuard.Handlers(
+                    interrupt: { [weak self] in Task { @MainActor in self?.prompt.cancel() } },
+                    resize: { [weak self] in Task { @MainActor in self?.draw() } },
+                    resume: { [weak self] in Task { @MainActor in self?.resumeAfterStop() } })))
         enterRawMode()
         setTypeAheadAside()
         let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
@@ -92,7 +95,7 @@ final class TerminalPrompt {
     }
 
     private func enterRawMode() {
-        TerminalGuard.blockInput(true, raw: true)
+        if let guardHold { TerminalGuard.setInput(.raw, of: guardHold) }
         TerminalGuard.pasteBracketed.store(true, ordering: .sequentiallyConsistent)
         write("\u{1B}[?2004h")
     }
@@ -235,7 +238,7 @@ final class TerminalPrompt {
         erase()
         write("\u{1B}[?2004l\u{1B}[?25h")
         TerminalGuard.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
-        TerminalGuard.blockInput(false)
+        if let guardHold { TerminalGuard.setInput(.asTyped, of: guardHold) }
         kill(0, SIGTSTP)  // the whole process group, as the terminal does for Ctrl-Z
     }
 
@@ -331,8 +334,8 @@ final class TerminalPrompt {
         TerminalGuard.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
         TerminalGuard.setDrawn(false)
         giveTypeAheadBack()
-        TerminalGuard.blockInput(false)
-        TerminalGuard.deactivate()
+        if let guardHold { TerminalGuard.release(guardHold) }
+        guardHold = nil
         onEnd()
     }
 

@@ -38,8 +38,9 @@ extension TerminalGuard {
     }
 
     /// Installs the signal handlers and the pipe that carries interrupt, resize and resume to
-    /// Swift code. Under ``state``'s lock.
-    static func install(_ state: inout State, handlers: Handlers) {
+    /// Swift code, to the handlers in force when each comes (``currentHandlers``). Under
+    /// ``state``'s lock.
+    static func install(_ state: inout State) {
         OutputRelay.prepareForSignals()
         TerminalOutput.prepareForSignals()
         _ = TerminalOutput.rowsAboveCursor.load(ordering: .relaxed)  // a handler never runs lazy initialisation
@@ -53,14 +54,15 @@ extension TerminalGuard {
         source.setEventHandler {
             var signals = [UInt8](repeating: 0, count: 16)
             let count = read(readEnd, &signals, signals.count)
+            let handlers = currentHandlers
             for signal in signals.prefix(max(count, 0)) {
                 switch Int32(signal) {
                 case SIGINT: interrupt(handlers)
                 case SIGCONT:
                     blockInputAgain()
-                    handlers.resume()
+                    handlers?.resume()
                 case SIGTSTP: checkForDiscardedStop(after: stops.load(ordering: .sequentiallyConsistent))
-                default: handlers.resize()
+                default: handlers?.resize()
                 }
             }
         }

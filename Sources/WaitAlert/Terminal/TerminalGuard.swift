@@ -12,7 +12,8 @@ import Synchronization
 /// The process-wide guard of a terminal under an overlay: terminal modes, signal handling, and
 /// the restore path that runs whatever ends the program.
 ///
-/// It is active while an overlay has lines to show. While active:
+/// It is active while anyone holds it (``take(_:)``, ``release(_:)``): an overlay that has lines
+/// to show, a question, the line modes while work runs. While active:
 /// - `SIGINT` calls the interrupt handler (which cancels the work, or passes the signal on when
 ///   there is no work to cancel); a second `SIGINT` before the interrupted work has ended
 ///   restores the terminal and exits at once with status 130;
@@ -28,8 +29,8 @@ import Synchronization
 ///
 /// A signal the program ignored stays ignored. Once a signal handler or the crash handler ends
 /// the program, nothing else writes to the terminal (``TerminalOutput/ended``). Separately, while
-/// work is running and standard input is the same terminal, echo is off (``blockInput(_:raw:)``),
-/// so typed keys are neither shown nor able to break the line, and again after every `SIGCONT`
+/// work is running and standard input is the same terminal, echo is off (the latest holder's
+/// input wish, ``Hold/input``), so typed keys are neither shown nor able to break the line, and again after every `SIGCONT`
 /// that finds the program in the foreground (a stop gave the terminal back); canonical mode stays
 /// on and nothing typed is discarded, so typed lines reach whatever reads the terminal next. On
 /// deactivation the exact terminal settings and the previous signal dispositions come back (a
@@ -120,11 +121,13 @@ enum TerminalGuard {
         var exitHookInstalled = false
         /// Whether the guard holds the crash handlers (while active).
         var holdsCrashHandlers = false
-        /// What its holder asked of standard input (``blockInput(_:raw:)``), made so again after
-        /// a stop gave the terminal back.
+        /// What standard input is, as its latest holder asked (``Hold/input``), made so again
+        /// after a stop gave the terminal back.
         var input = InputWish.asTyped
         /// What Ctrl-C does instead of the holder's interrupt handler (``divertInterrupts(to:)``).
         var divertedInterrupt: (@Sendable () -> Void)?
+        /// Who holds the guard, in the order they took it (``take(_:)``).
+        var holds: [(id: HoldID, hold: Hold)] = []
     }
 
     /// What the holder of the guard wants of standard input while it is the same terminal, in the
@@ -139,7 +142,7 @@ enum TerminalGuard {
     }
 
     static let state = Mutex(State())
-    private static let active = Atomic<Bool>(false)
+    static let active = Atomic<Bool>(false)
     static let exited = Atomic<Bool>(false)
     static let interrupts = Atomic<Int>(0)
     /// Set by the `SIGTSTP` handler, cleared by `SIGCONT`.
@@ -161,24 +164,23 @@ enum TerminalGuard {
         if install { ProcessExit.add(.restore) { TerminalGuard.restoreForExit() } }
     }
 
-    /// Starts guarding `output` (a terminal descriptor).
-    static func activate(output: Int32, handlesSignals: Bool, handlers: Handlers) {
-        installExitHook()
-        state.withLock { state in
-            guard !active.load(ordering: .relaxed), !exited.load(ordering: .relaxed),
-                !TerminalOutput.ended.load(ordering: .sequentiallyConsistent)
-            else { return }
-            uninstall(&state)  // a guard left installed by a stop that never resumed
-            self.output.store(output, ordering: .sequentiallyConsistent)
-            interrupts.store(0, ordering: .relaxed)
-            state.input = .asTyped
-            if handlesSignals { install(&state, handlers: handlers) }
-            if !state.holdsCrashHandlers {
-                state.holdsCrashHandlers = true
-                holdCrashHandlers()
-            }
-            active.store(true, ordering: .releasing)
+    /// Starts guarding for the holders (``take(_:)``). Under ``state``'s lock.
+    static func activate(_ state: inout State) {
+        guard let latest = state.holds.last?.hold else { return }
+        guard !active.load(ordering: .relaxed), !exited.load(ordering: .relaxed),
+            !TerminalOutput.ended.load(ordering: .sequentiallyConsistent)
+        else { return }
+        uninstall(&state)  // a guard left installed by a stop that never resumed
+        self.output.store(state.holds[0].hold.output, ordering: .sequentiallyConsistent)
+        interrupts.store(0, ordering: .relaxed)
+        state.input = .asTyped
+        if state.holds.contains(where: { $0.hold.handlesSignals }) { install(&state) }
+        if !state.holdsCrashHandlers {
+            state.holdsCrashHandlers = true
+            holdCrashHandlers()
         }
+        active.store(true, ordering: .releasing)
+        applyInput(latest.input, &state)
     }
 
     /// Lets go of the crash handlers once the guard is no longer active. Under ``state``'s lock.
@@ -209,19 +211,20 @@ enum TerminalGuard {
     /// Whether a taskbar progress (`OSC 9;4`) is shown, so every end must clear it.
     static let taskbarShown = Atomic<Bool>(false)
 
-    /// Turns echo off (or back on) on standard input, when it is the same terminal as the output
-    /// and this process is in the foreground; does nothing otherwise. Echo stays off across
-    /// Ctrl-Z: the stop gives the terminal back, and `fg` turns it off again (``blockInputAgain()``).
-    static func blockInput(_ blocked: Bool, raw: Bool = false) {
-        state.withLock { state in
-            guard active.load(ordering: .relaxed), !TerminalOutput.ended.load(ordering: .sequentiallyConsistent)
-            else { return }
-            state.input = blocked ? (raw ? .raw : .hidden) : .asTyped
-            if blocked {
-                TerminalModes.block(sameAs: OutputRelay.real(output.load(ordering: .sequentiallyConsistent)), raw: raw)
-            } else {
-                TerminalModes.restore()
-            }
+    /// Makes standard input what `input` says — echo off, or raw, or as typed — when it is the
+    /// same terminal as the output and this process is in the foreground; does nothing otherwise.
+    /// Echo stays off across Ctrl-Z: the stop gives the terminal back, and `fg` turns it off again
+    /// (``blockInputAgain()``). Under ``state``'s lock, while active.
+    static func applyInput(_ input: InputWish, _ state: inout State) {
+        guard input != state.input, active.load(ordering: .relaxed),
+            !TerminalOutput.ended.load(ordering: .sequentiallyConsistent)
+        else { return }
+        state.input = input
+        if input == .asTyped {
+            TerminalModes.restore()
+        } else {
+            TerminalModes.block(
+                sameAs: OutputRelay.real(output.load(ordering: .sequentiallyConsistent)), raw: input == .raw)
         }
     }
 
@@ -247,8 +250,8 @@ enum TerminalGuard {
 
     /// Carries out a Ctrl-C: the diverted handler if any (the Ctrl-C then counts for no forced
     /// exit), else the holder's.
-    static func interrupt(_ handlers: Handlers) {
-        guard let diverted = state.withLock({ $0.divertedInterrupt }) else { return handlers.interrupt() }
+    static func interrupt(_ handlers: Handlers?) {
+        guard let diverted = state.withLock({ $0.divertedInterrupt }) else { return handlers?.interrupt() ?? () }
         resetInterrupts()
         diverted()
     }
@@ -259,19 +262,18 @@ enum TerminalGuard {
         interrupts.store(0, ordering: .relaxed)
     }
 
-    /// Stops guarding: puts back the terminal modes and signal dispositions.
-    static func deactivate() {
-        state.withLock { state in
-            active.store(false, ordering: .releasing)
-            state.input = .asTyped
-            TerminalOutput.lock.withLock { _ in
-                TerminalOutput.drawn.store(false, ordering: .sequentiallyConsistent)
-                TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-            }
-            uninstall(&state)
-            letGoOfCrashHandlers(&state)
-            TerminalModes.restore()
+    /// Stops guarding once nobody holds it: puts back the terminal modes and signal
+    /// dispositions. Under ``state``'s lock.
+    static func deactivate(_ state: inout State) {
+        active.store(false, ordering: .releasing)
+        state.input = .asTyped
+        TerminalOutput.lock.withLock { _ in
+            TerminalOutput.drawn.store(false, ordering: .sequentiallyConsistent)
+            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
         }
+        uninstall(&state)
+        letGoOfCrashHandlers(&state)
+        TerminalModes.restore()
     }
 
     /// Writes `bytes` through `terminal` unless the program is exiting; `false` once it is (or the

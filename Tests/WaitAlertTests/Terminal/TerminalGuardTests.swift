@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import WaitAlertTesting
 
@@ -34,17 +35,70 @@ struct TerminalGuardTests {
         }
         let before = TerminalGuard.guardedSignals.map(Self.handler(of:))
         let resized = TestGate()
-        TerminalGuard.activate(
-            output: pipeEnds[1], handlesSignals: true,
-            handlers: .init(interrupt: {}, resize: { resized.open() }, resume: {})
-        )
+        let hold = TerminalGuard.take(
+            .init(
+                output: pipeEnds[1], handlesSignals: true,
+                handlers: .init(interrupt: {}, resize: { resized.open() }, resume: {})))
         #expect(TerminalGuard.isActive)
         #expect(Self.handler(of: SIGWINCH) != before[TerminalGuard.guardedSignals.firstIndex(of: SIGWINCH)!])
         kill(getpid(), SIGWINCH)
         await resized.waitIgnoringCancellation()  // the resize handler ran
-        TerminalGuard.deactivate()
+        TerminalGuard.release(hold)
         #expect(!TerminalGuard.isActive)
         #expect(TerminalGuard.guardedSignals.map(Self.handler(of:)) == before)
+    }
+
+    /// Two holders at once — a question over the line modes' hold — neither turns the guard off
+    /// under the other: the latest holder's handlers and input wish are in force while it holds,
+    /// the earlier holder's again once it lets go, signals stay handled until the last lets go,
+    /// and a holder that gives no handlers leaves the earlier ones in force.
+    @Test func holdersDeclareWhatTheyNeedAndTheGuardReconcilesThem() async {
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+        }
+        let before = TerminalGuard.guardedSignals.map(Self.handler(of:))
+        let winch = TerminalGuard.guardedSignals.firstIndex(of: SIGWINCH)!
+        let firstResized = TestGate()
+        let secondResized = [TestGate(), TestGate()]
+        let secondResizes = Atomic<Int>(0)
+        let first = TerminalGuard.take(
+            .init(
+                output: pipeEnds[1], handlesSignals: true,
+                handlers: .init(interrupt: {}, resize: { firstResized.open() }, resume: {}), input: .hidden))
+        let second = TerminalGuard.take(
+            .init(
+                output: pipeEnds[0], handlesSignals: false,
+                handlers: .init(
+                    interrupt: {},
+                    resize: { secondResized[min(secondResizes.add(1, ordering: .relaxed).oldValue, 1)].open() },
+                    resume: {}),
+                input: .raw))
+        #expect(TerminalGuard.output.load(ordering: .relaxed) == pipeEnds[1], "the first holder's terminal")
+        #expect(TerminalGuard.state.withLock { $0.input } == .raw, "the latest holder's wish")
+        kill(getpid(), SIGWINCH)
+        await secondResized[0].waitIgnoringCancellation()  // the latest holder's handler ran
+        #expect(!firstResized.isOpen)
+
+        let third = TerminalGuard.take(.init(output: pipeEnds[1], handlesSignals: true, handlers: nil))
+        kill(getpid(), SIGWINCH)
+        await secondResized[1].waitIgnoringCancellation()  // still the second's: the third gave none
+        #expect(!firstResized.isOpen)
+        TerminalGuard.release(third)
+
+        TerminalGuard.release(first)  // the earlier holder lets go first: the guard stays on
+        #expect(TerminalGuard.isActive)
+        #expect(TerminalGuard.output.load(ordering: .relaxed) == pipeEnds[0])
+        #expect(Self.handler(of: SIGWINCH) == before[winch], "no holder left asks for signals")
+        #expect(TerminalGuard.state.withLock { $0.input } == .raw)
+        TerminalGuard.setInput(.asTyped, of: second)
+        #expect(TerminalGuard.state.withLock { $0.input } == .asTyped)
+        TerminalGuard.release(second)
+        #expect(!TerminalGuard.isActive)
+        #expect(TerminalGuard.guardedSignals.map(Self.handler(of:)) == before)
+        #expect(TerminalGuard.state.withLock { $0.holds.isEmpty })
     }
 
     @Test func restoreForExitWritesTheRestoreSequenceOnce() {
@@ -55,13 +109,12 @@ struct TerminalGuardTests {
             close(pipeEnds[1])
         }
         _ = fcntl(pipeEnds[0], F_SETFL, O_NONBLOCK)  // a missing write fails the test instead of hanging it
-        TerminalGuard.activate(
-            output: pipeEnds[1], handlesSignals: false,
-            handlers: .init(interrupt: {}, resize: {}, resume: {}))
+        let hold = TerminalGuard.take(
+            .init(output: pipeEnds[1], handlesSignals: false, handlers: .init(interrupt: {}, resize: {}, resume: {})))
         TerminalGuard.setDrawn(true)
         TerminalGuard.restoreForExit()
         TerminalGuard.restoreForExit()
-        TerminalGuard.deactivate()
+        TerminalGuard.release(hold)
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = read(pipeEnds[0], &buffer, 64)
         #expect(Array(buffer.prefix(max(count, 0))) == TerminalGuard.restoreBytes)
