@@ -2,19 +2,20 @@
 /// above them), and prompts asked on the terminal.
 extension InteractiveOverlay {
     /// Whether a prompt shows and the program's output is caught meanwhile.
-    var promptKeepsCapture: Bool { promptDriver != nil && promptCaptures }
+    var promptKeepsCapture: Bool { capture.promptDriver != nil && capture.promptCaptures }
 
     /// Catches the program's output from the moment an alert begins (a subprocess started during
     /// the grace delay writes through what it inherited) until none is left, in the foreground.
     func updateCapture() {
         let shouldCapture =
             integration.capturesOutput && isStandardError && !stopped && !region.isDetached
-            && (promptKeepsCapture || suspensions == 0 && (!running.isEmpty || region.hasRows || !screen.isEmpty))
-        if shouldCapture, relay == nil, let relay = OutputRelay.relay() {
+            && (promptKeepsCapture
+                || suspensions == 0 && (!guarding.running.isEmpty || region.hasRows || !screen.isEmpty))
+        if shouldCapture, capture.relay == nil, let relay = OutputRelay.relay() {
             let wake: @Sendable () -> Void = { [weak self] in Task { @MainActor in self?.outputArrived() } }
             let erase: @Sendable (Int) -> String = { "\r" + OverlayScreen.up($0) + OverlayScreen.eraseFromCursorRow }
             if relay.capture(wake: wake, eraseRegion: erase) {
-                self.relay = relay
+                self.capture.relay = relay
                 TerminalGuard.holdCrashHandlers()  // a crash gives the descriptors back
             }
         } else if !shouldCapture {
@@ -24,9 +25,9 @@ extension InteractiveOverlay {
 
     /// Gives the program its own descriptors back; what it wrote and was not shown yet follows.
     func releaseOutput() {
-        guard let relay else { return }
-        self.relay = nil
-        capturedPartials = 0
+        guard let relay = capture.relay else { return }
+        self.capture.relay = nil
+        capture.capturedPartials = 0
         defer { TerminalGuard.dropCrashHandlers() }
         if relay.release() {
             // The relay printed over the lines and they were not drawn since: the next draw
@@ -41,7 +42,7 @@ extension InteractiveOverlay {
     /// region, before a line for something that happens now: what the program wrote before it
     /// comes out before it. Under the terminal guard's lock, as a frame collects them.
     func absorbCapturedLines() {
-        guard let relay, isStandardError, !stopped, !region.isDetached else { return }
+        guard let relay = capture.relay, isStandardError, !stopped, !region.isDetached else { return }
         _ = TerminalGuard.write(to: terminal) {
             let collected = relay.collect()
             if collected.erasedRegion { screen.markErased(cursorShown: false) }
@@ -54,7 +55,7 @@ extension InteractiveOverlay {
     /// The program wrote something while lines show: it is printed above them now (after the
     /// record lines of rows that ended before it).
     private func outputArrived() {
-        guard relay != nil, !stopped, !region.isDetached else { return }
+        guard capture.relay != nil, !stopped, !region.isDetached else { return }
         region.recordEndedRows()
         markDirty()
         flush(at: region.lastInstant)
@@ -71,17 +72,17 @@ extension InteractiveOverlay {
     /// Asks `prompt` on the terminal when standard input is the same terminal, in the
     /// foreground; returns `false` otherwise.
     func present(_ prompt: WaitAlertPrompt) -> Bool {
-        guard isStandardError, !stopped, !region.isDetached, promptDriver == nil, TerminalPrompt.canAsk(),
+        guard isStandardError, !stopped, !region.isDetached, capture.promptDriver == nil, TerminalPrompt.canAsk(),
             let terminal = terminal as? WaitAlertStandardError
         else { return false }
         let driver = TerminalPrompt(prompt, terminal: terminal, colors: colors) { [weak self] in
-            self?.promptDriver = nil
+            self?.capture.promptDriver = nil
             self?.resume()
             self?.updateCapture()  // still suspended (`withAlertsSuspended`): the capture ends
         }
         // Asked while the alerts are suspended, the program has its own descriptors and keeps them.
-        promptCaptures = suspensions == 0
-        promptDriver = driver
+        capture.promptCaptures = suspensions == 0
+        capture.promptDriver = driver
         // The region makes way and gives the terminal guard to the prompt; the program's output
         // is still caught (or now is), and printed above the prompt.
         suspend()
@@ -101,7 +102,7 @@ extension InteractiveOverlay {
     private func takeLinesAbovePrompt() -> (lines: [String], erased: Bool) {
         var lines = region.takeLinesAbove().map(\.styled)
         var erased = false
-        if let relay {
+        if let relay = capture.relay {
             let collected = relay.collect()
             erased = collected.erasedRegion
             lines += collected.lines.map { TextSanitizer.keepingColors($0.text) }

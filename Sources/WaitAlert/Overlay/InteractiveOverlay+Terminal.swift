@@ -9,7 +9,7 @@ extension InteractiveOverlay {
     /// window shrank below a line's length.
     func terminalDidResize() {
         guard !stopped else { return }
-        if relay != nil { OutputRelay.followWindowSize() }
+        if capture.relay != nil { OutputRelay.followWindowSize() }
         refreshPlacement()
         markDirty()
         flush(at: region.lastInstant)
@@ -22,11 +22,11 @@ extension InteractiveOverlay {
     /// the rows below the cursor, which rests on the region's first row.
     func windowResized() {
         guard !stopped else { return }
-        if relay != nil { OutputRelay.followWindowSize() }
+        if capture.relay != nil { OutputRelay.followWindowSize() }
         // For a while the region is no taller than the shortest window seen: a frame that lands
         // in a window shortened again meanwhile still fits.
-        if let rows = terminal.rows { shortestRows = min(shortestRows ?? rows, rows) }
-        ticker?.stop()
+        if let rows = terminal.rows { guarding.shortestRows = min(guarding.shortestRows ?? rows, rows) }
+        frames.ticker?.stop()
         let now = presenterNow
         deadlines.shortestRowsExpire = now + Self.shortestRowsKept
         deadlines.resizeSettled = now + Self.resizeSettling
@@ -48,7 +48,7 @@ extension InteractiveOverlay {
     func fireDeadlines(at instant: Duration) {
         if let escape = deadlines.promptEscape, escape <= instant {
             deadlines.promptEscape = nil
-            promptDriver?.flushEscape()
+            capture.promptDriver?.flushEscape()
         }
         if let settled = deadlines.resizeSettled, settled <= instant {
             deadlines.resizeSettled = nil
@@ -56,8 +56,8 @@ extension InteractiveOverlay {
         }
         if let expiry = deadlines.shortestRowsExpire, expiry <= instant {
             deadlines.shortestRowsExpire = nil
-            if shortestRows != nil {
-                shortestRows = nil
+            if guarding.shortestRows != nil {
+                guarding.shortestRows = nil
                 markDirty()
             }
         }
@@ -82,7 +82,7 @@ extension InteractiveOverlay {
     /// in the foreground the lines are drawn again where the shell left the cursor; in the
     /// background nothing is drawn until the program is brought back.
     func terminalDidResume() {
-        guard !stopped, guardHold != nil else { return }
+        guard !stopped, guarding.guardHold != nil else { return }
         if !region.isDetached, !screen.isEmpty, !TerminalOutput.drawn.load(ordering: .sequentiallyConsistent) {
             // The stop erased the lines: nothing of ours is on screen. Lines still waiting are
             // printed as plain lines; input is blocked again only once the region is drawn again
@@ -112,7 +112,7 @@ extension InteractiveOverlay {
     private func detach() {
         region.isDetached = true
         watchForForeground()
-        ticker?.stop()
+        frames.ticker?.stop()
         writePlain(region.takeLinesAbove().map(\.plain))
         releaseOutput()
         updateGuard()  // nothing drawn; input no longer blocked (the shell owns the terminal now)
@@ -123,7 +123,7 @@ extension InteractiveOverlay {
     /// terminal, with no signal, and the region must come back at once, not at the next change.
     func watchForForeground() {
         // Without a ticker every frame comes through the presenter, and each draw checks.
-        guard deadlines.foregroundCheck == nil, ticker != nil else { return }
+        guard deadlines.foregroundCheck == nil, frames.ticker != nil else { return }
         deadlines.foregroundCheck = presenterNow + Self.foregroundCheckInterval
         context?.deadlineChanged()
     }
@@ -146,11 +146,11 @@ extension InteractiveOverlay {
     func suspend() {
         suspensions += 1
         guard suspensions == 1, !stopped else { return }
-        ticker?.stop()
+        frames.ticker?.stop()
         if !region.isDetached {
             let taken = region.takeLinesAbove()
             writeFrame([], [], taken.map(\.styled))
-            if frameDropped { region.putBack(taken) }
+            if frames.frameDropped { region.putBack(taken) }
         }
         if !promptKeepsCapture { releaseOutput() }
         updateGuard()
@@ -172,25 +172,25 @@ extension InteractiveOverlay {
     /// waits for its work.
     func updateGuard() {
         let shouldGuard = (region.hasRows || !screen.isEmpty) && isStandardError && suspensions == 0
-        if shouldGuard, guardHold == nil {
-            inputBlocked = false
-            guardHold = TerminalGuard.take(
+        if shouldGuard, guarding.guardHold == nil {
+            guarding.inputBlocked = false
+            guarding.guardHold = TerminalGuard.take(
                 TerminalGuard.Hold(
                     output: WaitAlertStandardError.shared.descriptor,
                     handlesSignals: integration.handlesSignals,
                     handlers: handlers()))
-            if relay != nil { OutputRelay.followWindowSize() }  // resized before the handler was in place
-        } else if !shouldGuard, let hold = guardHold {
-            guardHold = nil
-            inputBlocked = false
+            if capture.relay != nil { OutputRelay.followWindowSize() }  // resized before the handler was in place
+        } else if !shouldGuard, let hold = guarding.guardHold {
+            guarding.guardHold = nil
+            guarding.inputBlocked = false
             if !promptKeepsCapture { releaseOutput() }
             TerminalGuard.release(hold)
         }
-        guard let hold = guardHold else { return }
+        guard let hold = guarding.guardHold else { return }
         TerminalGuard.setDrawn(!region.isDetached && !screen.isEmpty)
-        let shouldBlock = integration.blocksInput && !running.isEmpty && !region.isDetached
-        if shouldBlock != inputBlocked {
-            inputBlocked = shouldBlock
+        let shouldBlock = integration.blocksInput && !guarding.running.isEmpty && !region.isDetached
+        if shouldBlock != guarding.inputBlocked {
+            guarding.inputBlocked = shouldBlock
             TerminalGuard.setInput(shouldBlock ? .hidden : .asTyped, of: hold)
         }
     }
@@ -207,10 +207,12 @@ extension InteractiveOverlay {
     /// ended, the next Ctrl-C cancels the next work instead of ending the program.
     func updateRunning(_ alert: WaitAlertID, isRunning: Bool) {
         if isRunning {
-            running.insert(alert)
+            guarding.running.insert(alert)
         } else {
-            running.remove(alert)
-            if interrupted.remove(alert) != nil, interrupted.isEmpty { TerminalGuard.resetInterrupts() }
+            guarding.running.remove(alert)
+            if guarding.interrupted.remove(alert) != nil, guarding.interrupted.isEmpty {
+                TerminalGuard.resetInterrupts()
+            }
         }
     }
 
@@ -218,7 +220,7 @@ extension InteractiveOverlay {
     /// alerts take it, and a notice under them how to quit at once — or, with none to cancel, do
     /// what Ctrl-C would have done without the overlay.
     private func interrupt() {
-        interrupted.formUnion(running)
+        guarding.interrupted.formUnion(guarding.running)
         guard context?.cancelAllWork() == true else { return TerminalGuard.passOnInterrupt() }
         markDirty()
         flush(at: region.lastInstant)
@@ -227,7 +229,7 @@ extension InteractiveOverlay {
     /// The notice under the rows while work a Ctrl-C cancelled still runs, and one more Ctrl-C
     /// ends the program: `Press Ctrl-C again to quit`, aligned with the rows' texts.
     func interruptNotice() -> [(key: Key, line: OverlayScreen.Line)] {
-        guard !interrupted.isEmpty, integration.handlesSignals, isStandardError else { return [] }
+        guard !guarding.interrupted.isEmpty, integration.handlesSignals, isStandardError else { return [] }
         let line = OverlayScreen.Line(
             glyph: nil, text: InterruptedEndings.hint, style: colors ? .yellow : .plain, indent: 1)
         return [(.notice, line)]
@@ -238,9 +240,9 @@ extension InteractiveOverlay {
     /// has run by then. Published again only when they change.
     func publishForcedExitLines() {
         guard isStandardError, integration.handlesSignals else { return }
-        let endings = interruptedEndings.endings
-        guard endings != publishedEndings else { return }
-        publishedEndings = endings
+        let endings = guarding.interruptedEndings.endings
+        guard endings != guarding.publishedEndings else { return }
+        guarding.publishedEndings = endings
         ForcedExitLines.publish(
             endings.map { ForcedExitLines.Line(text: $0.text, elapsed: region.lastInstant - $0.began) },
             color: colors ? "33" : nil)
@@ -251,10 +253,10 @@ extension InteractiveOverlay {
         stopped = true
         deadlines = Deadlines()
         releaseOutput()
-        if !drawingWithTicker { ticker?.stop() }
-        if let hold = guardHold {
-            guardHold = nil
-            inputBlocked = false
+        if !frames.drawingWithTicker { frames.ticker?.stop() }
+        if let hold = guarding.guardHold {
+            guarding.guardHold = nil
+            guarding.inputBlocked = false
             TerminalGuard.release(hold)
         }
     }

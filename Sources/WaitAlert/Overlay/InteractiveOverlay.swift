@@ -35,45 +35,59 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     var region: TaskRegion
     /// What is on screen, and the bytes that change it.
     var screen = OverlayScreen()
-    /// Whether something changed since the last draw.
-    var dirty = false
-    /// When the changes are drawn: child rows' at most once a frame, the rest at once.
-    var pacing = DrawPacing(interval: .milliseconds(80))
-    /// Turns the spinners between draws when the presenter runs on the system clock; `nil` when
-    /// every frame comes through `render` (a test's manual clock).
-    var ticker: SpinnerTicker?
-    /// Whether a draw holds the ticker (which then hands over an empty plan if the draw stops).
-    var drawingWithTicker = false
-    /// Whether the last frame was dropped because the program is stopping (Ctrl-Z): the lines it
-    /// was to print wait for the next draw.
-    var frameDropped = false
-    /// The terminal guard's count of stops when the last frame was drawn.
-    var seenStops = TerminalGuard.stops.load(ordering: .sequentiallyConsistent)
-    /// How many suspensions are under way: while any is, nothing is drawn.
-    var suspensions = 0
+    /// How frames are drawn: what changed, when, and the spinners turned between draws.
+    var frames = Frames()
     /// Whether the terminal refused a write: nothing is drawn from then on.
     var stopped = false
+    /// How many suspensions are under way: while any is, nothing is drawn.
+    var suspensions = 0
     var context: WaitAlertRendererContext?
-
     /// The capture of the program's output (``InteractiveOverlay+Capture``).
-    var relay: OutputRelay?
-    var capturedPartials = 0
-    var promptDriver: TerminalPrompt?
-    var promptCaptures = false
-
-    /// The guard and the program's place (``InteractiveOverlay+Terminal``).
-    /// The overlay's hold on the terminal guard while it has lines to show, and whether it asks
-    /// for input blocked.
-    var guardHold: TerminalGuard.HoldID?
-    var inputBlocked = false
-    var running: Set<WaitAlertID> = []
-    var interrupted: Set<WaitAlertID> = []
-    /// The final lines a forced exit would leave, and those last published for it.
-    var interruptedEndings = InterruptedEndings()
-    var publishedEndings: [InterruptedEndings.Ending]?
-    var shortestRows: Int?
+    var capture = Capture()
+    /// The overlay's hold on the terminal and the program's place (``InteractiveOverlay+Terminal``).
+    var guarding = Guarding()
     /// The overlay's own deadlines, on the presenter's clock.
     var deadlines = Deadlines()
+
+    /// How frames are drawn.
+    struct Frames {
+        /// Whether something changed since the last draw.
+        var dirty = false
+        /// When the changes are drawn: child rows' at most once a frame, the rest at once.
+        var pacing = DrawPacing(interval: .milliseconds(80))
+        /// Turns the spinners between draws when the presenter runs on the system clock; `nil`
+        /// when every frame comes through `render` (a test's manual clock).
+        var ticker: SpinnerTicker?
+        /// Whether a draw holds the ticker (which then hands over an empty plan if the draw stops).
+        var drawingWithTicker = false
+        /// Whether the last frame was dropped because the program is stopping (Ctrl-Z): the lines
+        /// it was to print wait for the next draw.
+        var frameDropped = false
+        /// The terminal guard's count of stops when the last frame was drawn.
+        var seenStops = TerminalGuard.stops.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// The capture of the program's output, and the question drawn over it.
+    struct Capture {
+        var relay: OutputRelay?
+        /// How many of the program's unfinished lines the last frame showed.
+        var capturedPartials = 0
+        var promptDriver: TerminalPrompt?
+        var promptCaptures = false
+    }
+
+    /// The overlay's hold on the terminal guard and what it knows of the work it may interrupt.
+    struct Guarding {
+        /// The hold while the overlay has lines to show, and whether it asks for input blocked.
+        var guardHold: TerminalGuard.HoldID?
+        var inputBlocked = false
+        var running: Set<WaitAlertID> = []
+        var interrupted: Set<WaitAlertID> = []
+        /// The final lines a forced exit would leave, and those last published for it.
+        var interruptedEndings = InterruptedEndings()
+        var publishedEndings: [InterruptedEndings.Ending]?
+        var shortestRows: Int?
+    }
 
     /// What the overlay waits for besides drawing: each is carried out by the presenter's flush
     /// at or after its instant (``fireDeadlines(at:)``), so a test's manual clock drives them too.
@@ -119,7 +133,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         guard let now = context.systemClockNow else { return }
         let terminal = terminal
         let isStandardError = isStandardError
-        ticker = SpinnerTicker(now: now) { bytes in
+        frames.ticker = SpinnerTicker(now: now) { bytes in
             if isStandardError {
                 TerminalGuard.writeIfDrawn(bytes, to: terminal, brokenPipeSignalBlocked: true)
             } else {
@@ -129,25 +143,25 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         region = TaskRegion(style: region.style.turningSpinners())
     }
 
-    var drawsSpinnerFramesItself: Bool { ticker != nil }
+    var drawsSpinnerFramesItself: Bool { frames.ticker != nil }
 
     /// The ticker, for tests that turn a frame at an instant of their choosing.
-    var spinnerTicker: SpinnerTicker? { ticker }
+    var spinnerTicker: SpinnerTicker? { frames.ticker }
 
     func redrawDeadline(for alert: WaitAlertID) -> Duration? {
         region.redrawDeadline(for: alert)
     }
 
     var heldBackUntil: Duration? {
-        let drawDue = dirty && !stopped ? pacing.due : nil
+        let drawDue = frames.dirty && !stopped ? frames.pacing.due : nil
         guard let own = deadlines.earliest else { return drawDue }
         return drawDue.map { min($0, own) } ?? own
     }
 
     /// Something changed that must be drawn at the next flush.
     func markDirty() {
-        dirty = true
-        pacing.changed(at: region.lastInstant, canWait: false)
+        frames.dirty = true
+        frames.pacing.changed(at: region.lastInstant, canWait: false)
     }
 
     // MARK: - Gathering
@@ -156,10 +170,10 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         guard !stopped else { return }
         // A child row's change can wait for the next frame: many ending together lay the region
         // out once.
-        dirty = true
-        pacing.changed(snapshot, of: alert, at: instant)
+        frames.dirty = true
+        frames.pacing.changed(snapshot, of: alert, at: instant)
         updateRunning(alert, isRunning: snapshot.outcome == nil && snapshot.phase < .lingering)
-        interruptedEndings.apply(snapshot, of: alert, at: instant)
+        guarding.interruptedEndings.apply(snapshot, of: alert, at: instant)
         if region.endsNow(snapshot, of: alert) {
             // What the program wrote before the end comes out before the lines the end prints
             // (after the record lines of child tasks that ended earlier, for an alert's own end).
@@ -182,7 +196,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     }
 
     func print(_ line: String, to stream: WaitAlertOutputStream) -> Bool {
-        let prompting = promptDriver != nil
+        let prompting = capture.promptDriver != nil
         guard !stopped, !region.isDetached, prompting || suspensions == 0,
             prompting || region.hasRows || !screen.isEmpty
         else { return false }
@@ -211,11 +225,11 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// Draws what the batch changed, in one write.
     func flush(at instant: Duration) {
         fireDeadlines(at: instant)
-        guard !stopped, dirty, pacing.drawsNow(at: instant) else { return }
-        dirty = false
-        pacing.drew(at: instant)
+        guard !stopped, frames.dirty, frames.pacing.drawsNow(at: instant) else { return }
+        frames.dirty = false
+        frames.pacing.drew(at: instant)
         region.advance(to: instant)
-        if let promptDriver {
+        if let promptDriver = capture.promptDriver {
             promptDriver.printAbove()  // the region waits for the prompt to end
             return
         }
@@ -236,13 +250,13 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             let taken = region.takeLinesAbove()
             guard !taken.isEmpty else { return }
             writeFrame([], [], taken.map(\.styled))
-            if frameDropped { region.putBack(taken) }
+            if frames.frameDropped { region.putBack(taken) }
             return
         }
-        let windowRows = min(terminal.rows ?? 24, shortestRows ?? .max)
+        let windowRows = min(terminal.rows ?? 24, guarding.shortestRows ?? .max)
         let notice = interruptNotice()
         var desired = region.frame(
-            columns: screen.columns, budget: max(windowRows - 1 - capturedPartials - notice.count, 1))
+            columns: screen.columns, budget: max(windowRows - 1 - capture.capturedPartials - notice.count, 1))
         if !desired.isEmpty { desired += notice }
         carryOutRegionChanges()
         publishForcedExitLines()
@@ -253,24 +267,24 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         let taskbar = region.taskbarUpdate()
         // Nothing on screen and nothing to show (an alert that ends within its grace delay): no
         // frame to compose. With a capture on, a frame also prints what the program wrote.
-        if desired.isEmpty, taken.isEmpty, taskbar == nil, screen.isEmpty, relay == nil { return }
+        if desired.isEmpty, taken.isEmpty, taskbar == nil, screen.isEmpty, capture.relay == nil { return }
         let taskbarBytes = taskbar.map { Array($0.sequence.utf8) } ?? []
         // A taskbar state shown is flagged before its bytes go out, and a clear only after:
         // whatever ends the program between the two still clears it.
         if isStandardError, let taskbar, taskbar != .cleared {
             TerminalGuard.taskbarShown.store(true, ordering: .sequentiallyConsistent)
         }
-        if let ticker {
+        if let ticker = frames.ticker {
             ticker.draw { onScreen, previous in
-                drawingWithTicker = true
-                defer { drawingWithTicker = false }
+                frames.drawingWithTicker = true
+                defer { frames.drawingWithTicker = false }
                 screen.adoptGlyphs(onScreen)
                 return tickerPlan(writeFrame(taskbarBytes, desired, taken.map(\.styled)), reusing: previous)
             }
         } else {
             writeFrame(taskbarBytes, desired, taken.map(\.styled))
         }
-        if frameDropped {
+        if frames.frameDropped {
             // The program is stopping: what was to be printed waits for the draw after `fg`.
             region.putBack(taken)
             if taskbar != nil { region.taskbarCleared() }
@@ -285,13 +299,13 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// wrote meanwhile: its finished lines printed above (after `printed`, which happened
     /// before them), its unfinished lines at the top of the region. Returns the lines shown. A
     /// frame the terminal guard drops — a signal handler has quieted the overlay because the
-    /// program is stopping — is never composed: the screen stays as it was, and ``frameDropped``
+    /// program is stopping — is never composed: the screen stays as it was, and ``Frames/frameDropped``
     /// says so, for the lines to be printed later.
     @discardableResult
     func writeFrame(
         _ prefix: [UInt8], _ desired: [(key: Key, line: OverlayScreen.Line)], _ printed: [String]
     ) -> [(key: Key, line: OverlayScreen.Line)] {
-        frameDropped = false
+        frames.frameDropped = false
         guard isStandardError, !stopped, !region.isDetached else {
             write(prefix + screen.show(desired, printingAbove: printed))
             return desired
@@ -301,13 +315,13 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         let written = TerminalGuard.write(to: terminal) {
             composed = true
             let stops = TerminalGuard.stops.load(ordering: .sequentiallyConsistent)
-            if stops != seenStops {
+            if stops != frames.seenStops {
                 // A stop erased the lines since the last frame (and showed the cursor).
-                seenStops = stops
+                frames.seenStops = stops
                 screen.markErased()
             }
             var above = printed
-            if let relay {
+            if let relay = capture.relay {
                 let collected = relay.collect()
                 if collected.erasedRegion { screen.markErased(cursorShown: false) }
                 let partials = collected.partials.sorted { $0.key.rawValue < $1.key.rawValue }.map { entry in
@@ -317,7 +331,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
                     )
                 }
                 let fits = desired.isEmpty ? [] : partials.prefix(max((terminal.rows ?? 24) - 1 - desired.count, 0))
-                capturedPartials = fits.count
+                capture.capturedPartials = fits.count
                 shown = fits + desired
                 above += collected.lines.map { TextSanitizer.keepingColors($0.text) }
             }
@@ -326,13 +340,13 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             // relay prints under: it erases these lines before printing over them, and whatever
             // ends the program now erases them too.
             TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-            TerminalOutput.drawn.store(guardHold != nil && !screen.isEmpty, ordering: .sequentiallyConsistent)
+            TerminalOutput.drawn.store(guarding.guardHold != nil && !screen.isEmpty, ordering: .sequentiallyConsistent)
             return bytes
         }
         if !written {
             stop()
         } else if !composed {
-            frameDropped = true
+            frames.frameDropped = true
             return []
         }
         return shown

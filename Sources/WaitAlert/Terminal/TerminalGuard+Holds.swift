@@ -1,5 +1,3 @@
-import Synchronization
-
 // Whoever needs the guard holds it: the overlay while it has lines to show, a question while it
 // waits, the line modes while work runs. Each says what it needs — its terminal, whether signals
 // are handled, its handlers, what standard input should be — and the guard reconciles them in one
@@ -25,23 +23,22 @@ extension TerminalGuard {
         fileprivate let value: UInt64
     }
 
-    private static let holdCounter = Atomic<UInt64>(0)
-
     /// Takes a hold: the guard becomes active if it was not, on `hold`'s terminal; `hold`'s input
     /// wish and handlers are in force, and signals handled if any holder asked.
     @discardableResult
     static func take(_ hold: Hold) -> HoldID {
-        let id = HoldID(value: holdCounter.add(1, ordering: .relaxed).newValue)
         installExitHook()
-        state.withLock { state in
+        return state.withLock { state in
+            state.holdsTaken += 1
+            let id = HoldID(value: state.holdsTaken)
             state.holds.append((id, hold))
             if active.load(ordering: .relaxed) {
                 reconcile(&state)
             } else {
                 activate(&state)
             }
+            return id
         }
-        return id
     }
 
     /// Changes what `id`'s holder wants of standard input.

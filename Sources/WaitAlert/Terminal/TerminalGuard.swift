@@ -128,6 +128,8 @@ enum TerminalGuard {
         var divertedInterrupt: (@Sendable () -> Void)?
         /// Who holds the guard, in the order they took it (``take(_:)``).
         var holds: [(id: HoldID, hold: Hold)] = []
+        /// How many holds were ever taken: the next one's number.
+        var holdsTaken: UInt64 = 0
     }
 
     /// What the holder of the guard wants of standard input while it is the same terminal, in the
