@@ -33,7 +33,7 @@ extension InteractiveOverlay {
             // The relay printed over the lines and they were not drawn since: the next draw
             // draws them afresh, and records them as drawn again.
             screen.markErased(cursorShown: false)
-            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+            TerminalGuard.noteRelayEraseSeen()
             markDirty()
         }
     }

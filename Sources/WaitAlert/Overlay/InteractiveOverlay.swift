@@ -339,9 +339,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             // What is on screen is recorded with the write that puts it there, under the lock the
             // relay prints under: it erases these lines before printing over them, and whatever
             // ends the program now erases them too.
-            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-            TerminalOutput.drawn.store(guarding.guardHold != nil && !screen.isEmpty, ordering: .sequentiallyConsistent)
-            return bytes
+            return (bytes, TerminalGuard.Screen(drawn: guarding.guardHold != nil && !screen.isEmpty))
         }
         if !written {
             stop()

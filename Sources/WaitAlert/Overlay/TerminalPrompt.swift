@@ -264,7 +264,7 @@ final class TerminalPrompt {
                 drawnRows = 0
                 cursorRow = 0
             }
-            guard !onlyIfPrinting || !above.lines.isEmpty || drawnRows == 0 else { return [] }
+            guard !onlyIfPrinting || !above.lines.isEmpty || drawnRows == 0 else { return ([], nil) }
             var out = OverlayScreen.beginSynchronized + eraseSequence()
             for line in above.lines { out += "\r" + line + OverlayScreen.eraseLine + "\r\n" }
             var shown = lines
@@ -282,10 +282,7 @@ final class TerminalPrompt {
             drawnRows = lines.count
             // Recorded with the write that draws it, under the lock the relay prints under: an
             // abrupt end, or the relay printing over it, erases from the prompt's first row.
-            TerminalOutput.drawn.store(true, ordering: .sequentiallyConsistent)
-            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-            TerminalOutput.rowsAboveCursor.store(cursorRow, ordering: .sequentiallyConsistent)
-            return Array(out.utf8)
+            return (Array(out.utf8), TerminalGuard.Screen(drawn: true, rowsAboveCursor: cursorRow))
         }
     }
 
@@ -296,8 +293,11 @@ final class TerminalPrompt {
     }
 
     private func erase() {
-        TerminalOutput.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
-        write(eraseSequence())
+        // Still on the record as drawn (from its first row now): a stop that follows writes the
+        // restore sequence, which also turns the cursor and colours back.
+        let erase = eraseSequence()
+        let drawn = drawnRows > 0
+        _ = TerminalGuard.write(to: terminal) { (Array(erase.utf8), TerminalGuard.Screen(drawn: drawn)) }
         drawnRows = 0
         cursorRow = 0
     }
@@ -326,13 +326,10 @@ final class TerminalPrompt {
             var out = eraseSequence() + "\u{1B}[?2004l" + OverlayScreen.showCursor
             for line in above.lines { out += "\r" + line + OverlayScreen.eraseLine + "\r\n" }
             if !record.isEmpty { out += TextSanitizer.line(record) + "\r\n" }
-            TerminalOutput.rowsAboveCursor.store(0, ordering: .sequentiallyConsistent)
-            TerminalOutput.drawn.store(false, ordering: .sequentiallyConsistent)
-            return Array(out.utf8)
+            return (Array(out.utf8), TerminalGuard.Screen(drawn: false))
         }
         drawnRows = 0
         TerminalGuard.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
-        TerminalGuard.setDrawn(false)
         giveTypeAheadBack()
         if let guardHold { TerminalGuard.release(guardHold) }
         guardHold = nil

@@ -290,6 +290,22 @@ enum TerminalGuard {
     /// lock: what a frame collects (the program's captured output) is written in the order it was
     /// collected, never after a later frame's. Nothing is composed while quieted.
     static func write(to terminal: any WaitAlertTerminal, composing compose: () -> [UInt8]) -> Bool {
+        write(to: terminal) { (compose(), nil) }
+    }
+
+    /// What a frame leaves on screen, for whatever ends the program to erase: whether lines are
+    /// drawn, and how many rows above the cursor they begin.
+    struct Screen: Equatable {
+        var drawn: Bool
+        var rowsAboveCursor = 0
+    }
+
+    /// Writes a frame `compose` makes under the write lock, like ``write(to:composing:)``, and
+    /// records what it leaves on screen with the write that puts it there — the one record of the
+    /// screen, which the relay erases before printing over it and every abrupt end erases.
+    static func write(
+        to terminal: any WaitAlertTerminal, composing compose: () -> (bytes: [UInt8], leaves: Screen?)
+    ) -> Bool {
         guard !exited.load(ordering: .acquiring) else { return false }
         return TerminalOutput.lock.withLock { _ in
             guard !exited.load(ordering: .relaxed) else { return false }
@@ -297,8 +313,21 @@ enum TerminalGuard {
             defer { TerminalOutput.endWrite() }
             // Dropped, not failed: after `SIGCONT` the overlay draws afresh.
             guard TerminalOutput.mayWrite else { return true }
-            let bytes = compose()
+            let (bytes, leaves) = compose()
+            if let leaves {
+                TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+                TerminalOutput.rowsAboveCursor.store(leaves.rowsAboveCursor, ordering: .sequentiallyConsistent)
+                TerminalOutput.drawn.store(leaves.drawn, ordering: .sequentiallyConsistent)
+            }
             return bytes.isEmpty || terminal.write(bytes)
+        }
+    }
+
+    /// The overlay saw that the relay erased its lines and will draw them afresh: they are off the
+    /// record until it does.
+    static func noteRelayEraseSeen() {
+        TerminalOutput.lock.withLock { _ in
+            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
         }
     }
 

@@ -101,6 +101,35 @@ struct TerminalGuardTests {
         #expect(TerminalGuard.state.withLock { $0.holds.isEmpty })
     }
 
+    /// A frame hands the guard what it leaves on screen with its bytes, and the guard records it
+    /// with the write: an abrupt end then goes up to the frame's first row and erases from there.
+    @Test func aFrameRecordsWhatItLeavesOnScreen() {
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+        }
+        _ = fcntl(pipeEnds[0], F_SETFL, O_NONBLOCK)
+        let hold = TerminalGuard.take(.init(output: pipeEnds[1], handlesSignals: false, handlers: nil))
+        let terminal = InMemoryTerminal(columns: 20, rows: 4)
+        let written = TerminalGuard.write(to: terminal) {
+            (Array("? Name\r\n> x\u{1B}[A".utf8), TerminalGuard.Screen(drawn: true, rowsAboveCursor: 1))
+        }
+        #expect(written)
+        let drawn = TerminalOutput.drawn.load(ordering: .relaxed)
+        let rowsAboveCursor = TerminalOutput.rowsAboveCursor.load(ordering: .relaxed)
+        #expect(drawn && rowsAboveCursor == 1)
+        TerminalGuard.restoreForExit()
+        TerminalGuard.release(hold)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(pipeEnds[0], &buffer, 64)
+        #expect(Array(buffer.prefix(max(count, 0))) == Array("\u{1B}[A".utf8) + TerminalGuard.restoreBytes)
+        let drawnAfter = TerminalOutput.drawn.load(ordering: .relaxed)
+        #expect(!drawnAfter)
+        TerminalGuard.exited.store(false, ordering: .relaxed)  // this test process goes on
+    }
+
     @Test func restoreForExitWritesTheRestoreSequenceOnce() {
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
