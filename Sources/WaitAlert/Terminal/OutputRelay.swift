@@ -337,13 +337,10 @@ final class OutputRelay: Sendable {
                 guard TerminalOutput.mayWrite else { return false }
                 var out = ""
                 var erased = false
-                if TerminalOutput.drawn.exchange(false, ordering: .sequentiallyConsistent) {
-                    // From the first row drawn: a prompt's cursor rests in its field, below it.
-                    let above = TerminalOutput.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent)
-                    out = state.eraseRegion?(above) ?? ""
+                if let erase = TerminalOutput.takeScreenToPrintOver(state.eraseRegion ?? { _ in "" }) {
+                    out = erase
                     state.erasedRegion = true
                     erased = true
-                    TerminalOutput.erasedByRelay.store(true, ordering: .sequentiallyConsistent)
                 }
                 for line in state.waiting { out += TextSanitizer.keepingColors(line.text) + "\r\n" }
                 let bytes = Array(out.utf8)

@@ -38,6 +38,18 @@ enum TerminalOutput {
     /// The thread of the write in flight (writes take ``lock``: one at a time), or 0.
     private static let writer = Atomic<UInt>(0)
 
+    /// The bytes that erase what the record says is on screen, taking it off the record until the
+    /// overlay draws again, for lines printed over it without the overlay (the relay's backlog);
+    /// `nil` when nothing is drawn. `erase` makes the bytes from the rows above the cursor the
+    /// drawn lines begin (a prompt's cursor rests in its field, below its first row). Under the
+    /// write lock.
+    static func takeScreenToPrintOver(_ erase: (Int) -> String) -> String? {
+        guard drawn.exchange(false, ordering: .sequentiallyConsistent) else { return nil }
+        let above = rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent)
+        erasedByRelay.store(true, ordering: .sequentiallyConsistent)
+        return erase(above)
+    }
+
     /// Whether a write may go out now: no handler has quieted the overlay or ended the program.
     /// Checked under ``lock`` after ``beginWrite()``, so a handler that sets either and then waits
     /// for writes in flight never has one land after its restore.

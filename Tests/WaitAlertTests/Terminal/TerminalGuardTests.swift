@@ -130,6 +130,21 @@ struct TerminalGuardTests {
         TerminalGuard.exited.store(false, ordering: .relaxed)  // this test process goes on
     }
 
+    /// Lines printed over the screen without the overlay (the relay's backlog) first erase what
+    /// the record says is drawn, from its first row, and take it off the record until the overlay
+    /// draws again; with nothing drawn there is nothing to erase.
+    @Test func printingOverTheScreenErasesWhatTheRecordSays() {
+        TerminalOutput.lock.withLock { _ in
+            TerminalOutput.drawn.store(true, ordering: .sequentiallyConsistent)
+            TerminalOutput.rowsAboveCursor.store(2, ordering: .sequentiallyConsistent)
+            let erase = TerminalOutput.takeScreenToPrintOver { "up \($0)" }
+            let drawn = TerminalOutput.drawn.load(ordering: .sequentiallyConsistent)
+            let erasedByRelay = TerminalOutput.erasedByRelay.exchange(false, ordering: .sequentiallyConsistent)
+            #expect(erase == "up 2" && !drawn && erasedByRelay)
+            #expect(TerminalOutput.takeScreenToPrintOver { "up \($0)" } == nil)
+        }
+    }
+
     @Test func restoreForExitWritesTheRestoreSequenceOnce() {
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
