@@ -82,7 +82,7 @@ extension InteractiveOverlay {
     /// in the foreground the lines are drawn again where the shell left the cursor; in the
     /// background nothing is drawn until the program is brought back.
     func terminalDidResume() {
-        guard !stopped, guarding.guardHold != nil else { return }
+        guard !stopped, guarding.hold != nil else { return }
         if !region.isDetached, !screen.isEmpty, !TerminalOutput.drawn.load(ordering: .sequentiallyConsistent) {
             // The stop erased the lines: nothing of ours is on screen. Lines still waiting are
             // printed as plain lines; input is blocked again only once the region is drawn again
@@ -172,21 +172,19 @@ extension InteractiveOverlay {
     /// waits for its work.
     func updateGuard() {
         let shouldGuard = (region.hasRows || !screen.isEmpty) && isStandardError && suspensions == 0
-        if shouldGuard, guarding.guardHold == nil {
+        if shouldGuard, guarding.hold == nil {
             guarding.inputBlocked = false
-            guarding.guardHold = TerminalGuard.take(
+            guarding.hold = TerminalGuard.take(
                 TerminalGuard.Hold(
                     output: WaitAlertStandardError.shared.descriptor,
                     handlesSignals: integration.handlesSignals,
                     handlers: handlers()))
             if capture.relay != nil { OutputRelay.followWindowSize() }  // resized before the handler was in place
-        } else if !shouldGuard, let hold = guarding.guardHold {
-            guarding.guardHold = nil
-            guarding.inputBlocked = false
+        } else if !shouldGuard, guarding.hold != nil {
             if !promptKeepsCapture { releaseOutput() }
-            TerminalGuard.release(hold)
+            releaseGuard()
         }
-        guard let hold = guarding.guardHold else { return }
+        guard let hold = guarding.hold else { return }
         TerminalGuard.setDrawn(!region.isDetached && !screen.isEmpty)
         let shouldBlock = integration.blocksInput && !guarding.running.isEmpty && !region.isDetached
         if shouldBlock != guarding.inputBlocked {
@@ -254,10 +252,14 @@ extension InteractiveOverlay {
         deadlines = Deadlines()
         releaseOutput()
         if !frames.drawingWithTicker { frames.ticker?.stop() }
-        if let hold = guarding.guardHold {
-            guarding.guardHold = nil
-            guarding.inputBlocked = false
-            TerminalGuard.release(hold)
-        }
+        releaseGuard()
+    }
+
+    /// Lets go of the overlay's hold on the terminal guard, if it has one.
+    private func releaseGuard() {
+        guard let hold = guarding.hold else { return }
+        guarding.hold = nil
+        guarding.inputBlocked = false
+        TerminalGuard.release(hold)
     }
 }

@@ -79,7 +79,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// The overlay's hold on the terminal guard and what it knows of the work it may interrupt.
     struct Guarding {
         /// The hold while the overlay has lines to show, and whether it asks for input blocked.
-        var guardHold: TerminalGuard.HoldID?
+        var hold: TerminalGuard.HoldID?
         var inputBlocked = false
         var running: Set<WaitAlertID> = []
         var interrupted: Set<WaitAlertID> = []
@@ -339,7 +339,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             // What is on screen is recorded with the write that puts it there, under the lock the
             // relay prints under: it erases these lines before printing over them, and whatever
             // ends the program now erases them too.
-            return (bytes, TerminalGuard.Screen(drawn: guarding.guardHold != nil && !screen.isEmpty))
+            return (bytes, TerminalGuard.Screen(drawn: guarding.hold != nil && !screen.isEmpty))
         }
         if !written {
             stop()

@@ -184,22 +184,7 @@ extension ReportMailbox.State {
     /// whether anything was.
     mutating func collectCounts(_ mailbox: ReportMailbox) -> Bool {
         guard !textsClosed else { return false }
-        var added = 0
-        for tally in tallies?.entries.values ?? ReportMailbox.TallyList.none.values {
-            let tally = tally.takeUnretainedValue()
-            let done = tally.done.load(ordering: .relaxed)
-            added = ReportMailbox.saturating(added, done &- tally.published)
-            tally.published = done
-        }
-        if let counts = mailbox.threadCounts.load(ordering: .relaxed) {
-            for slot in 0..<ReportMailbox.threadSlots {
-                let count = counts[slot].takeUnretainedValue()
-                guard count.owner.load(ordering: .relaxed) != 0 else { continue }
-                let done = count.done.load(ordering: .relaxed)
-                added = ReportMailbox.saturating(added, done &- count.published)
-                count.published = done
-            }
-        }
+        let added = takeOwnCounts(mailbox)
         guard added != 0 else { return false }
         add(added)
         return true
@@ -210,21 +195,31 @@ extension ReportMailbox.State {
     @inlinable
     mutating func discardCounts(_ mailbox: ReportMailbox) {
         guard tallies != nil || mailbox.threadCounts.load(ordering: .relaxed) != nil else { return }
-        discardOwnCounts(mailbox)
+        _ = takeOwnCounts(mailbox)
     }
 
+    /// What wrapped loops and threads counted on their own since it was last taken, taken now
+    /// (saturating).
     @usableFromInline
-    mutating func discardOwnCounts(_ mailbox: ReportMailbox) {
-        for tally in tallies?.entries.values ?? ReportMailbox.TallyList.none.values {
-            let tally = tally.takeUnretainedValue()
-            tally.published = tally.done.load(ordering: .relaxed)
+    mutating func takeOwnCounts(_ mailbox: ReportMailbox) -> Int {
+        var taken = 0
+        func take(_ done: Int, _ published: inout Int) {
+            taken = ReportMailbox.saturating(taken, done &- published)
+            published = done
+        }
+        if let tallies {
+            for tally in tallies.entries.values {
+                let tally = tally.takeUnretainedValue()
+                take(tally.done.load(ordering: .relaxed), &tally.published)
+            }
         }
         if let counts = mailbox.threadCounts.load(ordering: .relaxed) {
             for slot in 0..<ReportMailbox.threadSlots {
                 let count = counts[slot].takeUnretainedValue()
-                count.published = count.done.load(ordering: .relaxed)
+                take(count.done.load(ordering: .relaxed), &count.published)
             }
         }
+        return taken
     }
 
     /// Adds `units` to the count done, saturating.

@@ -148,8 +148,6 @@ final class ReportMailbox: Sendable {
     @usableFromInline
     final class TallyList: @unchecked Sendable {
         var entries: [ObjectIdentifier: Unmanaged<LoopCount>] = [:]
-        /// No loops: what an alert without a list goes through.
-        static let none: [ObjectIdentifier: Unmanaged<LoopCount>] = [:]
     }
 
     /// How the mailbox reaches whoever drains it, on the main actor: a wake-up it schedules, or a

@@ -47,9 +47,9 @@ package enum EventSocket {
     /// last and still runs: `WAIT_ALERT_SOCKET` and `WAIT_ALERT_PARENT`. Empty while this process
     /// neither listens nor reports to a parent.
     package static func environment(under ids: [UInt64]) -> [String: String] {
-        guard let naming = naming.withLock({ $0 }), let socket = getenv(variable) else { return [:] }
+        guard let naming = naming.withLock({ $0 }), let socket = Platform.environment(variable) else { return [:] }
         let own = (ids.filter { $0 != 0 } + [0]).map { ParentChain.Link(key: naming.key, id: $0) }
-        return [variable: String(cString: socket), parentVariable: ParentChain(own + naming.inherited.links).text]
+        return [variable: socket, parentVariable: ParentChain(own + naming.inherited.links).text]
     }
 
     /// A listening socket: its descriptor, its path, and the private directory it is in.
@@ -71,7 +71,7 @@ package enum EventSocket {
     /// Makes a listening socket in a new directory only this user can enter (mode 0700), the socket
     /// itself mode 0600; `nil` when the system refuses (the program then has no socket to export).
     package static func listen() -> Listener? {
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = Platform.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/wait-alert-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
         let directory = String(cString: made)
@@ -135,8 +135,7 @@ package enum EventSocket {
     /// the connection, or `nil` when the variable is unset, names something that is not a socket
     /// of this user, nobody listens, or no alert runs there that this process belongs under.
     package static func connectToParent(patience: Int32 = 2000) -> Connection? {
-        guard let value = getenv(variable) else { return nil }
-        let path = String(cString: value)
+        guard let path = Platform.environment(variable) else { return nil }
         var status = stat()
         guard !path.isEmpty, ownPath.withLock({ $0 }) != path, lstat(path, &status) == 0,
             status.st_mode & S_IFMT == S_IFSOCK,
@@ -163,7 +162,7 @@ package enum EventSocket {
         // Attaching again, under the chain it attached under the first time.
         let inherited =
             naming.withLock { $0?.inherited }
-            ?? ParentChain(parsing: getenv(parentVariable).map { String(cString: $0) } ?? "")
+            ?? ParentChain(parsing: Platform.environment(parentVariable) ?? "")
         var attach = "{\"v\":1,\"event\":\"attach\""
         if !inherited.links.isEmpty { attach += ",\"parent\":\"\(inherited.text)\"" }
         attach += "}\n"

@@ -70,7 +70,7 @@ extension TerminalGuard {
     }
 
     /// Whether any holder asks for signals to be handled. Under ``state``'s lock.
-    private static func handlesSignals(_ state: State) -> Bool {
+    static func handlesSignals(_ state: State) -> Bool {
         state.holds.contains { $0.hold.handlesSignals }
     }
 

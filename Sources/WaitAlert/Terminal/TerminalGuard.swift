@@ -30,8 +30,9 @@ import Synchronization
 /// A signal the program ignored stays ignored. Once a signal handler or the crash handler ends
 /// the program, nothing else writes to the terminal (``TerminalOutput/ended``). Separately, while
 /// work is running and standard input is the same terminal, echo is off (the latest holder's
-/// input wish, ``Hold/input``), so typed keys are neither shown nor able to break the line, and again after every `SIGCONT`
-/// that finds the program in the foreground (a stop gave the terminal back); canonical mode stays
+/// input wish, ``Hold/input``), so typed keys are neither shown nor able to break the line, and
+/// again after every `SIGCONT` that finds the program in the foreground (a stop gave the terminal
+/// back); canonical mode stays
 /// on and nothing typed is discarded, so typed lines reach whatever reads the terminal next. On
 /// deactivation the exact terminal settings and the previous signal dispositions come back (a
 /// disposition the program changed meanwhile stays the program's). An exit hook
@@ -176,7 +177,7 @@ enum TerminalGuard {
         self.output.store(state.holds[0].hold.output, ordering: .sequentiallyConsistent)
         interrupts.store(0, ordering: .relaxed)
         state.input = .asTyped
-        if state.holds.contains(where: { $0.hold.handlesSignals }) { install(&state) }
+        if handlesSignals(state) { install(&state) }
         if !state.holdsCrashHandlers {
             state.holdsCrashHandlers = true
             holdCrashHandlers()

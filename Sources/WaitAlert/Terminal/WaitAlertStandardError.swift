@@ -38,7 +38,7 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
 
     public var isInteractive: Bool {
         guard isatty(target) == 1 else { return false }
-        guard let term = getenv("TERM").map({ String(cString: $0) }) else { return false }
+        guard let term = Platform.environment("TERM") else { return false }
         return !term.isEmpty && term != "dumb"
     }
 

@@ -26,108 +26,118 @@ struct TerminalGuardTests {
         return ProcessGroupGuard.isHandler(handler) ? 0 : handler
     }
 
-    @Test func signalHandlingExistsOnlyWhileActive() async {
-        var pipeEnds: [Int32] = [0, 0]
-        #expect(pipe(&pipeEnds) == 0)
+    /// Runs `body` with a pipe for the guard to write into, closed when it returns; reading it
+    /// never blocks, so a missing write fails the test instead of hanging it.
+    private static func withPipe(_ body: (TestPipe) async throws -> Void) async throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
         defer {
-            close(pipeEnds[0])
-            close(pipeEnds[1])
+            close(ends[0])
+            close(ends[1])
         }
-        let before = TerminalGuard.guardedSignals.map(Self.handler(of:))
-        let resized = TestGate()
-        let hold = TerminalGuard.take(
-            .init(
-                output: pipeEnds[1], handlesSignals: true,
-                handlers: .init(interrupt: {}, resize: { resized.open() }, resume: {})))
-        #expect(TerminalGuard.isActive)
-        #expect(Self.handler(of: SIGWINCH) != before[TerminalGuard.guardedSignals.firstIndex(of: SIGWINCH)!])
-        kill(getpid(), SIGWINCH)
-        await resized.waitIgnoringCancellation()  // the resize handler ran
-        TerminalGuard.release(hold)
-        #expect(!TerminalGuard.isActive)
-        #expect(TerminalGuard.guardedSignals.map(Self.handler(of:)) == before)
+        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+        try await body(TestPipe(readEnd: ends[0], writeEnd: ends[1]))
+    }
+
+    private struct TestPipe {
+        let readEnd: Int32
+        let writeEnd: Int32
+
+        /// What was written and is not read yet (up to 64 bytes).
+        func written() -> [UInt8] {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(readEnd, &buffer, buffer.count)
+            return Array(buffer.prefix(max(count, 0)))
+        }
+    }
+
+    @Test func signalHandlingExistsOnlyWhileActive() async throws {
+        try await Self.withPipe { pipe in
+            let before = TerminalGuard.guardedSignals.map(Self.handler(of:))
+            let resized = TestGate()
+            let hold = TerminalGuard.take(
+                .init(
+                    output: pipe.writeEnd, handlesSignals: true,
+                    handlers: .init(interrupt: {}, resize: { resized.open() }, resume: {})))
+            #expect(TerminalGuard.isActive)
+            #expect(Self.handler(of: SIGWINCH) != before[TerminalGuard.guardedSignals.firstIndex(of: SIGWINCH)!])
+            kill(getpid(), SIGWINCH)
+            await resized.waitIgnoringCancellation()  // the resize handler ran
+            TerminalGuard.release(hold)
+            #expect(!TerminalGuard.isActive)
+            #expect(TerminalGuard.guardedSignals.map(Self.handler(of:)) == before)
+        }
     }
 
     /// Two holders at once — a question over the line modes' hold — neither turns the guard off
     /// under the other: the latest holder's handlers and input wish are in force while it holds,
     /// the earlier holder's again once it lets go, signals stay handled until the last lets go,
     /// and a holder that gives no handlers leaves the earlier ones in force.
-    @Test func holdersDeclareWhatTheyNeedAndTheGuardReconcilesThem() async {
-        var pipeEnds: [Int32] = [0, 0]
-        #expect(pipe(&pipeEnds) == 0)
-        defer {
-            close(pipeEnds[0])
-            close(pipeEnds[1])
+    @Test func holdersDeclareWhatTheyNeedAndTheGuardReconcilesThem() async throws {
+        try await Self.withPipe { pipe in
+            let before = TerminalGuard.guardedSignals.map(Self.handler(of:))
+            let winch = TerminalGuard.guardedSignals.firstIndex(of: SIGWINCH)!
+            let firstResized = TestGate()
+            let secondResized = [TestGate(), TestGate()]
+            let secondResizes = Atomic<Int>(0)
+            let first = TerminalGuard.take(
+                .init(
+                    output: pipe.writeEnd, handlesSignals: true,
+                    handlers: .init(interrupt: {}, resize: { firstResized.open() }, resume: {}), input: .hidden))
+            let second = TerminalGuard.take(
+                .init(
+                    output: pipe.readEnd, handlesSignals: false,
+                    handlers: .init(
+                        interrupt: {},
+                        resize: { secondResized[min(secondResizes.add(1, ordering: .relaxed).oldValue, 1)].open() },
+                        resume: {}),
+                    input: .raw))
+            #expect(TerminalGuard.output.load(ordering: .relaxed) == pipe.writeEnd, "the first holder's terminal")
+            #expect(TerminalGuard.state.withLock { $0.input } == .raw, "the latest holder's wish")
+            kill(getpid(), SIGWINCH)
+            await secondResized[0].waitIgnoringCancellation()  // the latest holder's handler ran
+            #expect(!firstResized.isOpen)
+
+            let third = TerminalGuard.take(.init(output: pipe.writeEnd, handlesSignals: true, handlers: nil))
+            kill(getpid(), SIGWINCH)
+            await secondResized[1].waitIgnoringCancellation()  // still the second's: the third gave none
+            #expect(!firstResized.isOpen)
+            TerminalGuard.release(third)
+
+            TerminalGuard.release(first)  // the earlier holder lets go first: the guard stays on
+            #expect(TerminalGuard.isActive)
+            #expect(TerminalGuard.output.load(ordering: .relaxed) == pipe.readEnd)
+            #expect(Self.handler(of: SIGWINCH) == before[winch], "no holder left asks for signals")
+            #expect(TerminalGuard.state.withLock { $0.input } == .raw)
+            TerminalGuard.setInput(.asTyped, of: second)
+            #expect(TerminalGuard.state.withLock { $0.input } == .asTyped)
+            TerminalGuard.release(second)
+            #expect(!TerminalGuard.isActive)
+            #expect(TerminalGuard.guardedSignals.map(Self.handler(of:)) == before)
+            #expect(TerminalGuard.state.withLock { $0.holds.isEmpty })
         }
-        let before = TerminalGuard.guardedSignals.map(Self.handler(of:))
-        let winch = TerminalGuard.guardedSignals.firstIndex(of: SIGWINCH)!
-        let firstResized = TestGate()
-        let secondResized = [TestGate(), TestGate()]
-        let secondResizes = Atomic<Int>(0)
-        let first = TerminalGuard.take(
-            .init(
-                output: pipeEnds[1], handlesSignals: true,
-                handlers: .init(interrupt: {}, resize: { firstResized.open() }, resume: {}), input: .hidden))
-        let second = TerminalGuard.take(
-            .init(
-                output: pipeEnds[0], handlesSignals: false,
-                handlers: .init(
-                    interrupt: {},
-                    resize: { secondResized[min(secondResizes.add(1, ordering: .relaxed).oldValue, 1)].open() },
-                    resume: {}),
-                input: .raw))
-        #expect(TerminalGuard.output.load(ordering: .relaxed) == pipeEnds[1], "the first holder's terminal")
-        #expect(TerminalGuard.state.withLock { $0.input } == .raw, "the latest holder's wish")
-        kill(getpid(), SIGWINCH)
-        await secondResized[0].waitIgnoringCancellation()  // the latest holder's handler ran
-        #expect(!firstResized.isOpen)
-
-        let third = TerminalGuard.take(.init(output: pipeEnds[1], handlesSignals: true, handlers: nil))
-        kill(getpid(), SIGWINCH)
-        await secondResized[1].waitIgnoringCancellation()  // still the second's: the third gave none
-        #expect(!firstResized.isOpen)
-        TerminalGuard.release(third)
-
-        TerminalGuard.release(first)  // the earlier holder lets go first: the guard stays on
-        #expect(TerminalGuard.isActive)
-        #expect(TerminalGuard.output.load(ordering: .relaxed) == pipeEnds[0])
-        #expect(Self.handler(of: SIGWINCH) == before[winch], "no holder left asks for signals")
-        #expect(TerminalGuard.state.withLock { $0.input } == .raw)
-        TerminalGuard.setInput(.asTyped, of: second)
-        #expect(TerminalGuard.state.withLock { $0.input } == .asTyped)
-        TerminalGuard.release(second)
-        #expect(!TerminalGuard.isActive)
-        #expect(TerminalGuard.guardedSignals.map(Self.handler(of:)) == before)
-        #expect(TerminalGuard.state.withLock { $0.holds.isEmpty })
     }
 
     /// A frame hands the guard what it leaves on screen with its bytes, and the guard records it
     /// with the write: an abrupt end then goes up to the frame's first row and erases from there.
-    @Test func aFrameRecordsWhatItLeavesOnScreen() {
-        var pipeEnds: [Int32] = [0, 0]
-        #expect(pipe(&pipeEnds) == 0)
-        defer {
-            close(pipeEnds[0])
-            close(pipeEnds[1])
+    @Test func aFrameRecordsWhatItLeavesOnScreen() async throws {
+        try await Self.withPipe { pipe in
+            let hold = TerminalGuard.take(.init(output: pipe.writeEnd, handlesSignals: false, handlers: nil))
+            let terminal = InMemoryTerminal(columns: 20, rows: 4)
+            let written = TerminalGuard.write(to: terminal) {
+                (Array("? Name\r\n> x\u{1B}[A".utf8), TerminalGuard.Screen(drawn: true, rowsAboveCursor: 1))
+            }
+            #expect(written)
+            let drawn = TerminalOutput.drawn.load(ordering: .relaxed)
+            let rowsAboveCursor = TerminalOutput.rowsAboveCursor.load(ordering: .relaxed)
+            #expect(drawn && rowsAboveCursor == 1)
+            TerminalGuard.restoreForExit()
+            TerminalGuard.release(hold)
+            #expect(pipe.written() == Array("\u{1B}[A".utf8) + TerminalGuard.restoreBytes)
+            let drawnAfter = TerminalOutput.drawn.load(ordering: .relaxed)
+            #expect(!drawnAfter)
+            TerminalGuard.exited.store(false, ordering: .relaxed)  // this test process goes on
         }
-        _ = fcntl(pipeEnds[0], F_SETFL, O_NONBLOCK)
-        let hold = TerminalGuard.take(.init(output: pipeEnds[1], handlesSignals: false, handlers: nil))
-        let terminal = InMemoryTerminal(columns: 20, rows: 4)
-        let written = TerminalGuard.write(to: terminal) {
-            (Array("? Name\r\n> x\u{1B}[A".utf8), TerminalGuard.Screen(drawn: true, rowsAboveCursor: 1))
-        }
-        #expect(written)
-        let drawn = TerminalOutput.drawn.load(ordering: .relaxed)
-        let rowsAboveCursor = TerminalOutput.rowsAboveCursor.load(ordering: .relaxed)
-        #expect(drawn && rowsAboveCursor == 1)
-        TerminalGuard.restoreForExit()
-        TerminalGuard.release(hold)
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = read(pipeEnds[0], &buffer, 64)
-        #expect(Array(buffer.prefix(max(count, 0))) == Array("\u{1B}[A".utf8) + TerminalGuard.restoreBytes)
-        let drawnAfter = TerminalOutput.drawn.load(ordering: .relaxed)
-        #expect(!drawnAfter)
-        TerminalGuard.exited.store(false, ordering: .relaxed)  // this test process goes on
     }
 
     /// Lines printed over the screen without the overlay (the relay's backlog) first erase what
@@ -145,25 +155,20 @@ struct TerminalGuardTests {
         }
     }
 
-    @Test func restoreForExitWritesTheRestoreSequenceOnce() {
-        var pipeEnds: [Int32] = [0, 0]
-        #expect(pipe(&pipeEnds) == 0)
-        defer {
-            close(pipeEnds[0])
-            close(pipeEnds[1])
+    @Test func restoreForExitWritesTheRestoreSequenceOnce() async throws {
+        try await Self.withPipe { pipe in
+            let hold = TerminalGuard.take(
+                .init(
+                    output: pipe.writeEnd, handlesSignals: false, handlers: .init(interrupt: {}, resize: {}, resume: {})
+                ))
+            TerminalGuard.setDrawn(true)
+            TerminalGuard.restoreForExit()
+            TerminalGuard.restoreForExit()
+            TerminalGuard.release(hold)
+            #expect(pipe.written() == TerminalGuard.restoreBytes)
+            #expect(String(decoding: TerminalGuard.restoreBytes, as: UTF8.self).hasSuffix("\u{1B}[?7h\u{1B}[?25h"))
+            TerminalGuard.exited.store(false, ordering: .relaxed)  // this test process goes on
         }
-        _ = fcntl(pipeEnds[0], F_SETFL, O_NONBLOCK)  // a missing write fails the test instead of hanging it
-        let hold = TerminalGuard.take(
-            .init(output: pipeEnds[1], handlesSignals: false, handlers: .init(interrupt: {}, resize: {}, resume: {})))
-        TerminalGuard.setDrawn(true)
-        TerminalGuard.restoreForExit()
-        TerminalGuard.restoreForExit()
-        TerminalGuard.release(hold)
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = read(pipeEnds[0], &buffer, 64)
-        #expect(Array(buffer.prefix(max(count, 0))) == TerminalGuard.restoreBytes)
-        #expect(String(decoding: TerminalGuard.restoreBytes, as: UTF8.self).hasSuffix("\u{1B}[?7h\u{1B}[?25h"))
-        TerminalGuard.exited.store(false, ordering: .relaxed)  // this test process goes on
     }
 
     /// Once a signal handler has quieted the overlay (the program is about to end or to stop), an
