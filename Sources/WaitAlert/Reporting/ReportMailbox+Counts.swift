@@ -57,6 +57,38 @@ extension ReportMailbox {
         }
     }
 
+    /// The wrapped loops counting into an alert: read and written under the mailbox's lock.
+    @usableFromInline
+    final class TallyList: @unchecked Sendable {
+        var entries: [ObjectIdentifier: Unmanaged<LoopCount>] = [:]
+    }
+
+    /// A wrapped loop starts counting into this alert.
+    func register(_ tally: LoopCount) {
+        withState { state in
+            let tallies = state.tallies ?? TallyList()
+            tallies.entries[ObjectIdentifier(tally)] = Unmanaged.passUnretained(tally)
+            state.tallies = tallies
+        }
+    }
+
+    /// A wrapped loop goes away: what it counted since is added first.
+    func unregister(_ tally: LoopCount) {
+        withState { state in
+            if state.collectCounts(self) { state.noteProgress(self) }
+            state.tallies?.entries[ObjectIdentifier(tally)] = nil
+        }
+    }
+
+    /// Adds what wrapped loops and threads counted on their own, noting the progress for the
+    /// drainer: it is woken when armed for progress.
+    @inline(never) @usableFromInline
+    func publishCounts() {
+        withState { state in
+            if state.collectCounts(self) { state.noteProgress(self) }
+        }
+    }
+
     /// What one thread has added with `advance` without the lock: a slot of ``threadCounts``,
     /// owned by the thread that claimed it. Padded so that the counts of two slots never share a
     /// cache line: threads counting at once do not slow each other down.

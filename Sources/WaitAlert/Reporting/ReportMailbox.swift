@@ -144,12 +144,6 @@ final class ReportMailbox: Sendable {
         }
     }
 
-    /// The wrapped loops counting into an alert: read and written under the mailbox's lock.
-    @usableFromInline
-    final class TallyList: @unchecked Sendable {
-        var entries: [ObjectIdentifier: Unmanaged<LoopCount>] = [:]
-    }
-
     /// How the mailbox reaches whoever drains it, on the main actor: a wake-up it schedules, or a
     /// drain right now (an ending or a log backlog on the main actor, the exit flush). Given by the
     /// drainer, so the mailbox depends on nothing above it.
@@ -202,32 +196,6 @@ final class ReportMailbox: Sendable {
         for slot in 0..<Self.threadSlots { counts[slot].release() }
         counts.deinitialize(count: Self.threadSlots)
         counts.deallocate()
-    }
-
-    /// A wrapped loop starts counting into this alert.
-    func register(_ tally: LoopCount) {
-        withState { state in
-            let tallies = state.tallies ?? TallyList()
-            tallies.entries[ObjectIdentifier(tally)] = Unmanaged.passUnretained(tally)
-            state.tallies = tallies
-        }
-    }
-
-    /// A wrapped loop goes away: what it counted since is added first.
-    func unregister(_ tally: LoopCount) {
-        withState { state in
-            if state.collectCounts(self) { state.noteProgress(self) }
-            state.tallies?.entries[ObjectIdentifier(tally)] = nil
-        }
-    }
-
-    /// Adds what wrapped loops and threads counted on their own, noting the progress for the
-    /// drainer: it is woken when armed for progress.
-    @inline(never) @usableFromInline
-    func publishCounts() {
-        withState { state in
-            if state.collectCounts(self) { state.noteProgress(self) }
-        }
     }
 
     /// Stores the latest text, waking the drainer only if it can show it now.
