@@ -446,3 +446,69 @@ func mallocInUse() -> Int? {
         return nil
     #endif
 }
+
+/// indicatif's steady tick (`ProgressBar::enable_steady_tick`), re-implemented as its ticker
+/// thread runs it: each round it upgrades its weak reference to the bar's state, locks it,
+/// counts the tick and draws the whole line (`\r`, the glyph, the message, cleared to the end of
+/// the line), then waits out the interval on a condition variable that a stop signals (Rust's
+/// `Condvar::wait_timeout_while`: a futex wait on the monotonic clock).
+final class IndicatifTickLoop: @unchecked Sendable {
+    private final class BarState: @unchecked Sendable {
+        var tick = 0
+        var message = "Working"
+    }
+
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var stopped = false
+    private var state: BarState? = BarState()
+    private let stateLock = Mutex(())
+
+    init(terminal: TimedTerminal) {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        let frames = Spinner.brailleDots.frames
+        DispatchQueue(label: "IndicatifTickLoop").async { [self, weak bar = state] in
+            while let state = bar {
+                stateLock.withLock { _ in
+                    state.tick += 1
+                    let line = "\r\u{1B}[2K\(frames[state.tick % frames.count]) \(state.message)"
+                    _ = terminal.write(Array(line.utf8))
+                }
+                var deadline = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &deadline)
+                deadline.tv_nsec += 80_000_000
+                if deadline.tv_nsec >= 1_000_000_000 {
+                    deadline.tv_sec += 1
+                    deadline.tv_nsec -= 1_000_000_000
+                }
+                pthread_mutex_lock(mutex)
+                var timedOut = false
+                while !stopped, !timedOut {
+                    timedOut = pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT
+                }
+                let stop = stopped
+                pthread_mutex_unlock(mutex)
+                if stop { break }
+            }
+        }
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func stop() {
+        pthread_mutex_lock(mutex)
+        stopped = true
+        state = nil
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+    }
+}

@@ -110,8 +110,9 @@ private func beginAlert(
     mailbox: ReportMailbox, cancellation: WorkCancellation
 ) throws(WaitAlertConfigurationError) -> (WaitAlertPresenter, AlertSession) {
     let presenter = presenter ?? .current
-    var timing = timing ?? presenter.timing
-    if let timeout { timing = try timing.withTimeout(timeout) }
+    // Without a timing of its own, the alert shares the presenter's (one object for all).
+    var timing = timing
+    if let timeout { timing = try (timing ?? presenter.timing).withTimeout(timeout) }
     // A signal that cancelled earlier work no longer counts once new work begins on its own.
     if !presenter.hasAlerts { ProcessGroupGuard.cancellingSignal.store(0, ordering: .sequentiallyConsistent) }
     let session = presenter.beginTopLevel(title, timing: timing, mailbox: mailbox)

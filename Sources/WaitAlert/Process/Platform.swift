@@ -158,4 +158,12 @@ package enum Platform {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
+
+    /// Sleeps this thread for `duration` (a signal that interrupts the sleep does not shorten it).
+    package static func sleep(for duration: Duration) {
+        let nanoseconds = max(duration, .zero).attoseconds / 1_000_000_000
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
 }
