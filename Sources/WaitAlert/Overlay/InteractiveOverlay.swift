@@ -31,23 +31,27 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// Whether the overlay draws on the process's standard error, which the terminal guard protects.
     let isStandardError: Bool
     let colors: Bool
+    // `@exclusivity(unchecked)` on the state below, as on the presenter's, the sessions' and the
+    // scheduler's: it is read and written only on the main actor, tens of times an alert, never
+    // while another access to the same property is under way, and the runtime check each access
+    // otherwise pays was 8 % of the instructions of an alert that returns at once.
     /// What to show: the rows, the lines above them, the taskbar.
-    var region: TaskRegion
+    @exclusivity(unchecked) var region: TaskRegion
     /// What is on screen, and the bytes that change it.
-    var screen = OverlayScreen()
+    @exclusivity(unchecked) var screen = OverlayScreen()
     /// How frames are drawn: what changed, when, and the spinners turned between draws.
-    var frames = Frames()
+    @exclusivity(unchecked) var frames = Frames()
     /// Whether the terminal refused a write: nothing is drawn from then on.
-    var stopped = false
+    @exclusivity(unchecked) var stopped = false
     /// How many suspensions are under way: while any is, nothing is drawn.
-    var suspensions = 0
-    var context: WaitAlertRendererContext?
+    @exclusivity(unchecked) var suspensions = 0
+    @exclusivity(unchecked) var context: WaitAlertRendererContext?
     /// The capture of the program's output (``InteractiveOverlay+Capture``).
-    var capture = Capture()
+    @exclusivity(unchecked) var capture = Capture()
     /// The overlay's hold on the terminal and the program's place (``InteractiveOverlay+Terminal``).
-    var guarding = Guarding()
+    @exclusivity(unchecked) var guarding = Guarding()
     /// The overlay's own deadlines, on the presenter's clock.
-    var deadlines = Deadlines()
+    @exclusivity(unchecked) var deadlines = Deadlines()
 
     /// How frames are drawn.
     struct Frames {

@@ -7,10 +7,10 @@ import Synchronization
 /// needed to animate it: the overlay hands over, with each draw, where its glyphs are and which
 /// spinner each shows (a ``Plan``); on every frame of the shared grid the ticker writes the glyphs
 /// that changed, as the region's own glyph-only rewrite would. Each frame costs one wake-up of a
-/// thread sleeping until the frame (a plain timed sleep: a new step or a stop takes effect at the
-/// next frame) and one write — half the CPU of a dispatch timer, which re-arms a timer and hands
-/// each firing from dispatch's timer thread to a worker — and the main actor sleeps until a text,
-/// a phase or a decoration changes.
+/// thread sleeping until the frame (a plain timed sleep: a new step or a stop takes effect when
+/// it wakes, within 100 ms) and one write — half the CPU of a dispatch timer, which re-arms a
+/// timer and hands each firing from dispatch's timer thread to a worker — and the main actor
+/// sleeps until a text, a phase or a decoration changes.
 ///
 /// Draws and frames never interleave: the overlay draws inside ``draw(_:)``, which holds the same
 /// lock as a frame, adopts the glyphs the ticker wrote meanwhile, and hands over the next plan.
@@ -166,6 +166,9 @@ private final class FrameLoop: Sendable {
     private let write: @Sendable ([UInt8]) -> Void
     /// Where the frame loop runs: a serial queue of its own, so a thread of its own while it runs.
     private let queue = DispatchQueue(label: "WaitAlert.SpinnerTicker", qos: .utility)
+    /// The longest the loop sleeps at once: a new step (a faster spinner drawn beside a slow one)
+    /// or a stop waits at most this long. A step of 80 ms, the usual, is never cut.
+    private static let longestSleep = Duration.milliseconds(100)
 
     init(now: @escaping @Sendable () -> Duration, write: @escaping @Sendable ([UInt8]) -> Void) {
         self.now = now
@@ -199,9 +202,9 @@ private final class FrameLoop: Sendable {
 
     /// Turns the glyphs every `interval` on the shared frame grid (multiples of `interval` on
     /// the presenter's clock), or stops with `nil`. A loop already sleeping takes a new step, or
-    /// the stop, at its next frame: it sleeps as the least spinner on a thread does (a plain
-    /// timed sleep, which costs less than a semaphore's timed wait), and nothing is written
-    /// meanwhile that the plan does not hold.
+    /// the stop, when it wakes (within ``longestSleep``): it sleeps as the least spinner on a
+    /// thread does (a plain timed sleep, which costs less than a semaphore's timed wait), and
+    /// nothing is written meanwhile that the plan does not hold.
     private func turn(_ state: inout State, every interval: Duration?) {
         state.interval = interval.flatMap { $0 > .zero ? $0 : nil }
         guard !state.looping, state.interval != nil else { return }
@@ -210,7 +213,7 @@ private final class FrameLoop: Sendable {
         // no signal mask: one wake-up and one write a frame, as the least spinner on a thread.
         queue.async { [self] in
             WaitAlertStandardError.withBrokenPipeSignalBlocked {
-                while let wait = frame() { Platform.sleep(for: wait) }
+                while let wait = frame() { Platform.sleep(for: min(wait, Self.longestSleep)) }
             }
         }
     }

@@ -12,8 +12,9 @@ import Dispatch
 final class AlertScheduler {
     private let clock: AlertClock
     private let wake: ([WaitAlertID]) -> Void
-    private var deadlines = DeadlineQueue()
-    private var timer: Timer?
+    // Unchecked exclusivity: see `InteractiveOverlay.region`.
+    @exclusivity(unchecked) private var deadlines = DeadlineQueue()
+    @exclusivity(unchecked) private var timer: Timer?
 
     /// The pending wake-up: a task sleeping on the clock, or a dispatch timer for the system clock.
     private struct Timer {
@@ -32,7 +33,7 @@ final class AlertScheduler {
             }
         }
     }
-    private var generation: UInt64 = 0
+    @exclusivity(unchecked) private var generation: UInt64 = 0
     /// Where a timer sleeping in a task runs; `nil` for the global concurrent executor. A test bed
     /// passes the executor its work runs on, so the clock wakes the timer and the work in order.
     var executor: (any TaskExecutor)?

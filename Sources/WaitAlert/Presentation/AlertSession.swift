@@ -9,12 +9,13 @@
 final class AlertSession {
     let model: WaitAlertModel
     let mailbox: ReportMailbox
-    private(set) var timeline: WaitAlertTimeline
+    // Unchecked exclusivity: see `InteractiveOverlay.region`.
+    @exclusivity(unchecked) private(set) var timeline: WaitAlertTimeline
     /// Whether spinner frames and animation steps count as changes (some renderer draws them).
-    var wantsFrames: Bool
+    @exclusivity(unchecked) var wantsFrames: Bool
     /// Whether every renderer that draws frames left the alert out (a row a terminal region has
     /// no line for): it then wakes only for changes of phase, and picks up its latest text then.
-    var isHidden = false
+    @exclusivity(unchecked) var isHidden = false
     /// Whether a spinner frame alone is a change (some renderer that draws frames does not turn
     /// them itself): otherwise a visible alert wakes only for changes of text, phase and progress.
     let wakesForSpinner: Bool
@@ -29,13 +30,13 @@ final class AlertSession {
     nonisolated let workExecutor: (any TaskExecutor)?
 
     /// The planned step of its parent this alert runs, until the alert shows or ends.
-    var claimedStep: String?
+    @exclusivity(unchecked) var claimedStep: String?
     /// What a terminal region does with the row once the task has ended.
     let retention: WaitAlertRowRetention
     /// What the alert has as a group — its progress together with its child tasks', the steps
     /// planned and the tasks waiting under it — made once it has a child task, a planned step or
     /// a waiting task, and kept out of line (most alerts have none).
-    private var group: GroupStorage?
+    @exclusivity(unchecked) private var group: GroupStorage?
 
     private final class GroupStorage {
         var tally = GroupProgressTally()
@@ -66,12 +67,12 @@ final class AlertSession {
     }
 
     /// Cancels the work the alert is waiting for; called when the timeout elapses or on request.
-    var cancelWork: (@Sendable () -> Void)?
+    @exclusivity(unchecked) var cancelWork: (@Sendable () -> Void)?
     /// How many times a wake-up (timer or report) ran a step.
-    var wakeUps = 0
+    @exclusivity(unchecked) var wakeUps = 0
     /// Until when progress just shown holds (the next frame), so a report wakes the alert at most
     /// once a frame.
-    private var progressShownUntil: Duration?
+    @exclusivity(unchecked) private var progressShownUntil: Duration?
 
     init(
         text: String, timing: SharedTiming, kind: WaitAlertKind, clock: AlertClock, wantsFrames: Bool,

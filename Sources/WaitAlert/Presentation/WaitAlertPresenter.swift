@@ -39,9 +39,10 @@ public final class WaitAlertPresenter {
     /// Whether some renderer draws spinner frames (a presenter with none is observed by a UI,
     /// which animates from its snapshots).
     @ObservationIgnored let wantsFrames: Bool
+    // Unchecked exclusivity on the presenter's own state: see `InteractiveOverlay.region`.
     /// Whether some renderer that draws frames needs the main actor woken for each spinner frame
     /// (it does not turn them itself).
-    @ObservationIgnored private var wakesForSpinner = true
+    @ObservationIgnored @exclusivity(unchecked) private var wakesForSpinner = true
     /// Where the work of `withWaitAlert` runs when it is not isolated to an actor; `nil` for the
     /// global concurrent executor. A test bed sets its own, which serves jobs on the main queue,
     /// so work and alerts advance one step at a time under a manual clock.
@@ -50,10 +51,10 @@ public final class WaitAlertPresenter {
     @ObservationIgnored package var workExecutor: (any TaskExecutor)? {
         didSet { scheduler.executor = workExecutor }
     }
-    @ObservationIgnored private var sessions: [WaitAlertID: AlertSession] = [:]
+    @ObservationIgnored @exclusivity(unchecked) private var sessions: [WaitAlertID: AlertSession] = [:]
     /// The sessions whose step is being carried out (a renderer reporting to the alert it draws
     /// waits for the next step).
-    @ObservationIgnored private var advancing: Set<WaitAlertID> = []
+    @ObservationIgnored @exclusivity(unchecked) private var advancing: Set<WaitAlertID> = []
     @ObservationIgnored private(set) lazy var scheduler = AlertScheduler(clock: clock) { [unowned self] due in
         batch {
             for id in due {
@@ -68,15 +69,15 @@ public final class WaitAlertPresenter {
     @ObservationIgnored private let heldBack = WaitAlertID()
     /// How deep the presenter is in batches of renderer calls; renderers flush when it leaves the
     /// outermost.
-    @ObservationIgnored private var batchDepth = 0
+    @ObservationIgnored @exclusivity(unchecked) private var batchDepth = 0
     /// The groups whose child tasks changed during the batch: each takes one step before the
     /// renderers flush, so its progress shows the batch's changes together.
-    @ObservationIgnored private var changedGroups: Set<WaitAlertID> = []
+    @ObservationIgnored @exclusivity(unchecked) private var changedGroups: Set<WaitAlertID> = []
     /// For each alert, the renderers (by index) that said they do not draw its frames.
     /// (One bit per renderer, by index: a set of its own per row would cost each of ten thousand
     /// rows an allocation. A renderer past the 64th never declines, so its rows go on waking for
     /// frames.)
-    @ObservationIgnored private var framesDeclined: [WaitAlertID: UInt64] = [:]
+    @ObservationIgnored @exclusivity(unchecked) private var framesDeclined: [WaitAlertID: UInt64] = [:]
     /// How many renderers draw frames.
     @ObservationIgnored private let frameRenderers: Int
 
