@@ -83,7 +83,7 @@ extension InteractiveOverlay {
     /// background nothing is drawn until the program is brought back.
     func terminalDidResume() {
         guard !stopped, guarding.hold != nil else { return }
-        if !region.isDetached, !screen.isEmpty, !TerminalOutput.drawn.load(ordering: .sequentiallyConsistent) {
+        if !region.isDetached, !screen.isEmpty, !TerminalSession.shared.drawn.load(ordering: .sequentiallyConsistent) {
             // The stop erased the lines: nothing of ours is on screen. Lines still waiting are
             // printed as plain lines; input is blocked again only once the region is drawn again
             // (the guard blocked it again on `SIGCONT` in the foreground).

@@ -68,7 +68,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         /// it was to print wait for the next draw.
         var frameDropped = false
         /// The terminal guard's count of stops when the last frame was drawn.
-        var seenStops = TerminalGuard.stops.load(ordering: .sequentiallyConsistent)
+        var seenStops = TerminalSession.shared.stops.load(ordering: .sequentiallyConsistent)
     }
 
     /// The capture of the program's output, and the question drawn over it.
@@ -276,7 +276,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         // A taskbar state shown is flagged before its bytes go out, and a clear only after:
         // whatever ends the program between the two still clears it.
         if isStandardError, let taskbar, taskbar != .cleared {
-            TerminalGuard.taskbarShown.store(true, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.taskbarShown.store(true, ordering: .sequentiallyConsistent)
         }
         if let ticker = frames.ticker {
             ticker.draw { onScreen, previous in
@@ -295,7 +295,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         }
         updateCapture()
         if isStandardError, taskbar == .cleared {
-            TerminalGuard.taskbarShown.store(false, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.taskbarShown.store(false, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -318,7 +318,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         var composed = false
         let written = TerminalGuard.write(to: terminal) {
             composed = true
-            let stops = TerminalGuard.stops.load(ordering: .sequentiallyConsistent)
+            let stops = TerminalSession.shared.stops.load(ordering: .sequentiallyConsistent)
             if stops != frames.seenStops {
                 // A stop erased the lines since the last frame (and showed the cursor).
                 frames.seenStops = stops

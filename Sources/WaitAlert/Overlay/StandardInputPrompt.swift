@@ -232,7 +232,8 @@ package enum StandardInputPrompt {
 
     /// Writes `text` on the terminal, where someone types the answers.
     private static func tellTerminal(_ text: String) {
-        guard !TerminalOutput.ended.load(ordering: .sequentiallyConsistent) else { return }  // the program is ending
+        // Not once the program is ending.
+        guard !TerminalSession.shared.ended.load(ordering: .sequentiallyConsistent) else { return }
         let terminal = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard terminal >= 0 else { return }
         defer { close(terminal) }

@@ -219,7 +219,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         isStandardError = WaitAlertStandardError.isProcessStandardError(terminal)
         handlesSignals = integration.handlesSignals
         if isStandardError {
-            ProcessGroupGuard.terminationCancels.store(
+            TerminalSession.shared.terminationCancels.store(
                 integration.cancelsOnTermination, ordering: .sequentiallyConsistent)
         }
         let interactive = mode.drawsInteractively(on: terminal)

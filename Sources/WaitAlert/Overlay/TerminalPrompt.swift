@@ -96,7 +96,7 @@ final class TerminalPrompt {
 
     private func enterRawMode() {
         if let guardHold { TerminalGuard.setInput(.raw, of: guardHold) }
-        TerminalGuard.pasteBracketed.store(true, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.pasteBracketed.store(true, ordering: .sequentiallyConsistent)
         write("\u{1B}[?2004h")
     }
 
@@ -228,7 +228,7 @@ final class TerminalPrompt {
     /// after a Ctrl-C that cancelled an alert's work. (A question read as a line records its
     /// Ctrl-C the same way.)
     static func recordCancellationByUser() {
-        ProcessGroupGuard.cancellingSignal.store(SIGINT, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.cancellingSignal.store(SIGINT, ordering: .sequentiallyConsistent)
         ShownErrors.record(CancellationError(), signal: SIGINT)
     }
 
@@ -237,7 +237,7 @@ final class TerminalPrompt {
     private func stop() {
         erase()
         write("\u{1B}[?2004l\u{1B}[?25h")
-        TerminalGuard.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
         if let guardHold { TerminalGuard.setInput(.asTyped, of: guardHold) }
         kill(0, SIGTSTP)  // the whole process group, as the terminal does for Ctrl-Z
     }
@@ -329,7 +329,7 @@ final class TerminalPrompt {
             return (Array(out.utf8), TerminalGuard.Screen(drawn: false))
         }
         drawnRows = 0
-        TerminalGuard.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
         giveTypeAheadBack()
         if let guardHold { TerminalGuard.release(guardHold) }
         guardHold = nil

@@ -33,35 +33,15 @@ enum ForcedExitLines {
         }
     }
 
-    /// The most bytes the lines take; lines past it are left out.
-    private static let capacity = 16 * 1024
-    // Read by a signal handler, written under `publishing`'s lock while no handler reads it (see
-    // `readers` and `valid`).
-    nonisolated(unsafe) private static let storage = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: capacity, alignment: 8)
-    /// How many bytes of ``storage`` hold lines, while they are whole.
-    private static let count = Atomic<Int>(0)
-    /// Whether ``storage`` holds whole lines: cleared while a publisher writes it.
-    private static let valid = Atomic<Bool>(false)
-    /// Handlers reading ``storage`` now: a publisher waits for none before writing it.
-    private static let readers = Atomic<Int>(0)
-    /// The lines published last; held while a publisher writes ``storage``.
+    /// The session keeps the lines, where a signal handler reads them.
+    private static var session: TerminalSession { .shared }
+    private static var capacity: Int { TerminalSession.forcedExitCapacity }
+    /// The lines published last; held while a publisher writes the session's lines.
     private static let publishing = Mutex<Published?>(nil)
 
     private struct Published: Equatable {
         var lines: [Line]
         var color: String?
-    }
-    /// Where a handler composes the elapsed time (one handler ends the program: never two at once).
-    nonisolated(unsafe) private static let digits = UnsafeMutableRawBufferPointer.allocate(byteCount: 32, alignment: 1)
-
-    /// Makes everything a signal handler reads here before any handler can run.
-    static func prepareForSignals() {
-        _ = storage.count
-        _ = digits.count
-        _ = count.load(ordering: .relaxed)
-        _ = valid.load(ordering: .relaxed)
-        _ = readers.load(ordering: .relaxed)
     }
 
     /// Publishes the lines a forced exit writes from now on (none: it writes nothing), in `color`
@@ -70,14 +50,16 @@ enum ForcedExitLines {
         publishing.withLock { published in
             guard published != Published(lines: lines, color: color) else { return }
             published = Published(lines: lines, color: color)
-            valid.store(false, ordering: .sequentiallyConsistent)
-            while readers.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
+            session.forcedExitValid.store(false, ordering: .sequentiallyConsistent)
+            while session.forcedExitReaders.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
             var offset = 0
             func append(_ bytes: some Collection<UInt8>) -> Bool {
                 guard offset + 2 + bytes.count <= capacity else { return false }
-                storage.storeBytes(of: UInt16(bytes.count), toByteOffset: offset, as: UInt16.self)
-                UnsafeMutableRawBufferPointer(rebasing: storage[offset + 2..<offset + 2 + bytes.count])
-                    .copyBytes(from: bytes)
+                session.forcedExitStorage.storeBytes(of: UInt16(bytes.count), toByteOffset: offset, as: UInt16.self)
+                UnsafeMutableRawBufferPointer(
+                    rebasing: session.forcedExitStorage[offset + 2..<offset + 2 + bytes.count]
+                )
+                .copyBytes(from: bytes)
                 offset += 2 + bytes.count
                 return true
             }
@@ -88,38 +70,40 @@ enum ForcedExitLines {
                     offset = start
                     break
                 }
-                storage.storeBytes(of: line.startedAt.nanosecondsSinceOrigin, toByteOffset: offset, as: Int64.self)
+                session.forcedExitStorage.storeBytes(
+                    of: line.startedAt.nanosecondsSinceOrigin, toByteOffset: offset, as: Int64.self)
                 offset += 8
             }
-            count.store(lines.isEmpty ? 0 : offset, ordering: .sequentiallyConsistent)
-            valid.store(true, ordering: .sequentiallyConsistent)
+            session.forcedExitCount.store(lines.isEmpty ? 0 : offset, ordering: .sequentiallyConsistent)
+            session.forcedExitValid.store(true, ordering: .sequentiallyConsistent)
         }
     }
 
     /// Writes the lines published, each with the time its work has run, to `descriptor`, in their
     /// colour when this process is in the terminal's foreground. Async-signal-safe.
     static func write(to descriptor: Int32) {
-        readers.add(1, ordering: .sequentiallyConsistent)
-        defer { readers.subtract(1, ordering: .sequentiallyConsistent) }
-        guard descriptor >= 0, valid.load(ordering: .sequentiallyConsistent) else { return }
-        let end = count.load(ordering: .sequentiallyConsistent)
+        session.forcedExitReaders.add(1, ordering: .sequentiallyConsistent)
+        defer { session.forcedExitReaders.subtract(1, ordering: .sequentiallyConsistent) }
+        guard descriptor >= 0, session.forcedExitValid.load(ordering: .sequentiallyConsistent) else { return }
+        let end = session.forcedExitCount.load(ordering: .sequentiallyConsistent)
         guard end > 0 else { return }
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         let now = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-        let colorCount = Int(storage.loadUnaligned(fromByteOffset: 0, as: UInt16.self))
-        let color = UnsafeRawBufferPointer(rebasing: storage[2..<2 + colorCount])
+        let colorCount = Int(session.forcedExitStorage.loadUnaligned(fromByteOffset: 0, as: UInt16.self))
+        let color = UnsafeRawBufferPointer(rebasing: session.forcedExitStorage[2..<2 + colorCount])
         let colored = colorCount > 0 && Platform.isForeground(descriptor)
         var offset = 2 + colorCount
         while offset < end {
-            let length = Int(storage.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
-            let text = UnsafeRawBufferPointer(rebasing: storage[offset + 2..<offset + 2 + length])
-            let startedAt = storage.loadUnaligned(fromByteOffset: offset + 2 + length, as: Int64.self)
+            let length = Int(session.forcedExitStorage.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+            let text = UnsafeRawBufferPointer(rebasing: session.forcedExitStorage[offset + 2..<offset + 2 + length])
+            let startedAt = session.forcedExitStorage.loadUnaligned(fromByteOffset: offset + 2 + length, as: Int64.self)
             offset += 2 + length + 8
             if colored { _ = Platform.writeAll(color, to: descriptor) }
             _ = Platform.writeAll(text, to: descriptor)
-            let written = seconds(milliseconds: max(now - startedAt, 0) / 1_000_000, into: digits)
-            _ = Platform.writeAll(UnsafeRawBufferPointer(rebasing: digits[..<written]), to: descriptor)
+            let written = seconds(milliseconds: max(now - startedAt, 0) / 1_000_000, into: session.forcedExitDigits)
+            _ = Platform.writeAll(
+                UnsafeRawBufferPointer(rebasing: session.forcedExitDigits[..<written]), to: descriptor)
             if colored { _ = writeAll("\u{1B}[0m", to: descriptor) }
             _ = writeAll("\n", to: descriptor)
         }
@@ -132,7 +116,7 @@ enum ForcedExitLines {
 
     /// Writes `milliseconds` the way final lines say how long work ran — `0.4s`, `12.0s`,
     /// `2m 5s`, `3h 12m` — into `buffer`; returns how many bytes it took. Async-signal-safe: no
-    /// allocation, digits by division.
+    /// allocation, session.forcedExitDigits by division.
     static func seconds(milliseconds: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var offset = 0
         func put(_ byte: UInt8) {

@@ -16,29 +16,21 @@ extension OutputRelay {
         let unprinted = UnsafeMutableRawBufferPointer.allocate(byteCount: 512 * 1024, alignment: 1)
     }
 
-    /// Set by a signal handler that ends the program: the relay reads no more.
-    static let frozen = Atomic<Bool>(false)
-    /// Reads of a pseudo-terminal under way (with the copy they keep).
-    static let readsInFlight = Atomic<Int>(0)
-
-    /// How many bytes of ``SignalContext/unprinted`` hold output not printed yet.
-    static let unprintedCount = Atomic<Int>(0)
-
     /// Keeps a copy of `bytes`, just read from a captured stream, until it is printed: a program
     /// that ends on a signal before the overlay printed it still shows it. Under the relay's lock.
     static func keepUnprinted(_ bytes: ArraySlice<UInt8>) {
-        let count = unprintedCount.load(ordering: .sequentiallyConsistent)
+        let count = TerminalSession.shared.unprintedCount.load(ordering: .sequentiallyConsistent)
         let kept = min(bytes.count, signalContext.unprinted.count - count)
         guard kept > 0 else { return }
         UnsafeMutableRawBufferPointer(rebasing: signalContext.unprinted[count..<count + kept])
             .copyBytes(from: bytes.prefix(kept))
-        unprintedCount.store(count + kept, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.unprintedCount.store(count + kept, ordering: .sequentiallyConsistent)
     }
 
     /// Everything read was printed, except `unfinished` (the unfinished lines). Under the relay's
     /// lock.
     static func printedAll(keeping unfinished: [UInt8]) {
-        unprintedCount.store(0, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.unprintedCount.store(0, ordering: .sequentiallyConsistent)
         keepUnprinted(unfinished[...])
     }
 
@@ -46,15 +38,12 @@ extension OutputRelay {
     // lock while no crash handler is installed.
     @exclusivity(unchecked) nonisolated(unsafe) static var signalContext = SignalContext()
 
-    /// The pseudo-terminal controllers of the captured streams (output, error), or -1.
-    private static let outputController = Atomic<Int32>(-1)
-    private static let errorController = Atomic<Int32>(-1)
-
     /// Publishes the controller of `stream`'s pseudo-terminal while it is captured (-1 after).
     static func publishController(_ controller: Int32, of stream: Stream) {
         switch stream {
-        case .output: outputController.store(controller, ordering: .sequentiallyConsistent)
-        case .error: errorController.store(controller, ordering: .sequentiallyConsistent)
+        case .output:
+            TerminalSession.shared.capturedOutputController.store(controller, ordering: .sequentiallyConsistent)
+        case .error: TerminalSession.shared.capturedErrorController.store(controller, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -67,14 +56,14 @@ extension OutputRelay {
         // The relay stops reading, and a read under way (with its copy) is waited for, at most
         // 50 ms: from then on what was read is in the kept copy, and the rest in the
         // pseudo-terminals.
-        frozen.store(true, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.relayFrozen.store(true, ordering: .sequentiallyConsistent)
         var waits = 0
-        while readsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
+        while TerminalSession.shared.relayReadsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
             _ = poll(nil, 0, 1)
             waits += 1
         }
         let error = real(STDERR_FILENO)
-        let unprinted = unprintedCount.exchange(0, ordering: .sequentiallyConsistent)
+        let unprinted = TerminalSession.shared.unprintedCount.exchange(0, ordering: .sequentiallyConsistent)
         if error != STDERR_FILENO, unprinted > 0 {
             var sanitizer = RawOutputSanitizer()
             var count = sanitizer.filter(signalContext.unprinted, input: 0..<unprinted)
@@ -82,8 +71,12 @@ extension OutputRelay {
             _ = Platform.writeAll(
                 UnsafeRawBufferPointer(rebasing: signalContext.unprinted[..<count]), to: error)
         }
-        release(STDOUT_FILENO, controller: outputController.exchange(-1, ordering: .sequentiallyConsistent))
-        release(STDERR_FILENO, controller: errorController.exchange(-1, ordering: .sequentiallyConsistent))
+        release(
+            STDOUT_FILENO,
+            controller: TerminalSession.shared.capturedOutputController.exchange(-1, ordering: .sequentiallyConsistent))
+        release(
+            STDERR_FILENO,
+            controller: TerminalSession.shared.capturedErrorController.exchange(-1, ordering: .sequentiallyConsistent))
     }
 
     /// Puts the real `descriptor` back and writes what `controller` still holds to it,
@@ -107,11 +100,7 @@ extension OutputRelay {
     /// Makes everything a signal handler reads here before any handler can run (a handler must
     /// not run lazy initialisation).
     static func prepareForSignals() {
-        _ = frozen.load(ordering: .relaxed)
-        _ = readsInFlight.load(ordering: .relaxed)
-        _ = unprintedCount.load(ordering: .relaxed)
-        _ = outputController.load(ordering: .relaxed)
-        _ = errorController.load(ordering: .relaxed)
+        TerminalSession.prepareForSignals()
         prepareHandOffForSignals()
         _ = RawOutputSanitizer.maximumHeld
         _ = signalContext.buffer
@@ -121,15 +110,6 @@ extension OutputRelay {
 }
 
 extension OutputRelay {
-    /// Each pseudo-terminal's controller and device (output, then error), published when the
-    /// relay is made, for ``handOffAtEnd()``; -1 when there is none.
-    private static let handOffOutputController = Atomic<Int32>(-1)
-    private static let handOffOutputDevice = Atomic<Int32>(-1)
-    private static let handOffErrorController = Atomic<Int32>(-1)
-    private static let handOffErrorDevice = Atomic<Int32>(-1)
-    /// Whether ``handOffAtEnd()`` has run.
-    private static let handedOff = Atomic<Bool>(false)
-
     /// Gives the captured streams' pseudo-terminals the real terminal's window size — in the
     /// `SIGWINCH` handler, and when the guard begins (a resize during the grace delay has no
     /// handler to see it). When one did not have it yet, `SIGWINCH` goes to the process group
@@ -139,11 +119,15 @@ extension OutputRelay {
     static func followWindowSize() {
         guard let size = Platform.windowSize(of: real(STDERR_FILENO)) else { return }
         var changed = false
-        if outputController.load(ordering: .sequentiallyConsistent) >= 0 {
-            changed = resize(handOffOutputDevice.load(ordering: .sequentiallyConsistent), to: size) || changed
+        if TerminalSession.shared.capturedOutputController.load(ordering: .sequentiallyConsistent) >= 0 {
+            changed =
+                resize(TerminalSession.shared.handOffOutputDevice.load(ordering: .sequentiallyConsistent), to: size)
+                || changed
         }
-        if errorController.load(ordering: .sequentiallyConsistent) >= 0 {
-            changed = resize(handOffErrorDevice.load(ordering: .sequentiallyConsistent), to: size) || changed
+        if TerminalSession.shared.capturedErrorController.load(ordering: .sequentiallyConsistent) >= 0 {
+            changed =
+                resize(TerminalSession.shared.handOffErrorDevice.load(ordering: .sequentiallyConsistent), to: size)
+                || changed
         }
         if changed { kill(0, SIGWINCH) }
     }
@@ -165,11 +149,6 @@ extension OutputRelay {
         if forkFromSignal == nil, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_Fork") {
             forkFromSignal = unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
         }
-        _ = handedOff.load(ordering: .relaxed)
-        _ = handOffOutputController.load(ordering: .relaxed)
-        _ = handOffOutputDevice.load(ordering: .relaxed)
-        _ = handOffErrorController.load(ordering: .relaxed)
-        _ = handOffErrorDevice.load(ordering: .relaxed)
     }
 
     /// Publishes the relay's pseudo-terminals for ``handOffAtEnd()``.
@@ -177,11 +156,13 @@ extension OutputRelay {
         for channel in channels {
             switch channel.stream {
             case .output:
-                handOffOutputController.store(channel.controller, ordering: .sequentiallyConsistent)
-                handOffOutputDevice.store(channel.device, ordering: .sequentiallyConsistent)
+                TerminalSession.shared.handOffOutputController.store(
+                    channel.controller, ordering: .sequentiallyConsistent)
+                TerminalSession.shared.handOffOutputDevice.store(channel.device, ordering: .sequentiallyConsistent)
             case .error:
-                handOffErrorController.store(channel.controller, ordering: .sequentiallyConsistent)
-                handOffErrorDevice.store(channel.device, ordering: .sequentiallyConsistent)
+                TerminalSession.shared.handOffErrorController.store(
+                    channel.controller, ordering: .sequentiallyConsistent)
+                TerminalSession.shared.handOffErrorDevice.store(channel.device, ordering: .sequentiallyConsistent)
             }
         }
     }
@@ -200,23 +181,25 @@ extension OutputRelay {
     static func handOffAtEnd(fromSignal: Bool = false) {
         let forkFromSignal = forkFromSignal
         guard !fromSignal || forkFromSignal != nil else { return }
-        guard !handedOff.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        guard !TerminalSession.shared.handedOff.exchange(true, ordering: .sequentiallyConsistent) else { return }
         var channels = (
             pollfd(
-                fd: handOffOutputController.load(ordering: .sequentiallyConsistent), events: Int16(POLLIN), revents: 0),
+                fd: TerminalSession.shared.handOffOutputController.load(ordering: .sequentiallyConsistent),
+                events: Int16(POLLIN), revents: 0),
             pollfd(
-                fd: handOffErrorController.load(ordering: .sequentiallyConsistent), events: Int16(POLLIN), revents: 0)
+                fd: TerminalSession.shared.handOffErrorController.load(ordering: .sequentiallyConsistent),
+                events: Int16(POLLIN), revents: 0)
         )
         guard channels.0.fd >= 0 || channels.1.fd >= 0 else { return }
         // This process's own devices go: whoever still holds one is another process.
-        let outputDevice = handOffOutputDevice.exchange(-1, ordering: .sequentiallyConsistent)
-        let errorDevice = handOffErrorDevice.exchange(-1, ordering: .sequentiallyConsistent)
+        let outputDevice = TerminalSession.shared.handOffOutputDevice.exchange(-1, ordering: .sequentiallyConsistent)
+        let errorDevice = TerminalSession.shared.handOffErrorDevice.exchange(-1, ordering: .sequentiallyConsistent)
         if outputDevice >= 0 { close(outputDevice) }
         if errorDevice >= 0 { close(errorDevice) }
         // The relay thread stops reading (a read under way is waited for, at most 50 ms).
-        frozen.store(true, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.relayFrozen.store(true, ordering: .sequentiallyConsistent)
         var waits = 0
-        while readsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
+        while TerminalSession.shared.relayReadsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
             _ = poll(nil, 0, 1)
             waits += 1
         }

@@ -53,17 +53,13 @@ final class OutputRelay: Sendable {
     /// Bytes of lines waiting for the overlay before the relay prints them itself.
     static let backlogLimit = 256 * 1024
 
-    /// The real terminal behind descriptor 1 and 2 while they are captured, or -1.
-    private static let realOutput = Atomic<Int32>(-1)
-    private static let realError = Atomic<Int32>(-1)
-
     /// The descriptor that reaches what `descriptor` (1 or 2) reached before the capture: a
     /// duplicate of it while it is captured, `descriptor` itself otherwise. Async-signal-safe.
     static func real(_ descriptor: Int32) -> Int32 {
         let real =
             switch descriptor {
-            case STDOUT_FILENO: realOutput.load(ordering: .sequentiallyConsistent)
-            case STDERR_FILENO: realError.load(ordering: .sequentiallyConsistent)
+            case STDOUT_FILENO: TerminalSession.shared.realOutput.load(ordering: .sequentiallyConsistent)
+            case STDERR_FILENO: TerminalSession.shared.realError.load(ordering: .sequentiallyConsistent)
             default: Int32(-1)
             }
         return real >= 0 ? real : descriptor
@@ -71,8 +67,8 @@ final class OutputRelay: Sendable {
 
     private static func publishReal(_ descriptor: Int32, of stream: Stream) {
         switch stream {
-        case .output: realOutput.store(descriptor, ordering: .sequentiallyConsistent)
-        case .error: realError.store(descriptor, ordering: .sequentiallyConsistent)
+        case .output: TerminalSession.shared.realOutput.store(descriptor, ordering: .sequentiallyConsistent)
+        case .error: TerminalSession.shared.realError.store(descriptor, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -187,10 +183,10 @@ final class OutputRelay: Sendable {
     ///   overlay has not drawn them since.
     @discardableResult
     func release() -> Bool {
-        TerminalOutput.lock.withLock { _ in
-            TerminalOutput.beginWrite()
-            defer { TerminalOutput.endWrite() }
-            return release(writing: !TerminalOutput.ended.load(ordering: .sequentiallyConsistent))
+        TerminalSession.shared.lock.withLock { _ in
+            TerminalSession.shared.beginWrite()
+            defer { TerminalSession.shared.endWrite() }
+            return release(writing: !TerminalSession.shared.ended.load(ordering: .sequentiallyConsistent))
         }
     }
 
@@ -283,7 +279,7 @@ final class OutputRelay: Sendable {
             }
             // With nothing on screen the lines go out at once; otherwise the overlay prints them
             // above its lines, unless too many wait for it.
-            if !TerminalOutput.drawn.load(ordering: .sequentiallyConsistent)
+            if !TerminalSession.shared.drawn.load(ordering: .sequentiallyConsistent)
                 || state.withLock({ $0.waitingBytes > Self.backlogLimit })
             {
                 if printBacklog() { wakeOverlay() }  // to draw the lines it erased again
@@ -300,9 +296,9 @@ final class OutputRelay: Sendable {
             while true {
                 // A read and the copy kept for a signal handler happen together (see
                 // `releaseFromSignal`).
-                Self.readsInFlight.add(1, ordering: .sequentiallyConsistent)
-                defer { Self.readsInFlight.subtract(1, ordering: .sequentiallyConsistent) }
-                guard !Self.frozen.load(ordering: .sequentiallyConsistent) else { return }
+                TerminalSession.shared.relayReadsInFlight.add(1, ordering: .sequentiallyConsistent)
+                defer { TerminalSession.shared.relayReadsInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+                guard !TerminalSession.shared.relayFrozen.load(ordering: .sequentiallyConsistent) else { return }
                 let count = state.buffer.withUnsafeMutableBytes { read(channel.controller, $0.baseAddress, $0.count) }
                 guard count > 0 else { break }
                 let bytes = state.buffer[..<count]
@@ -329,15 +325,15 @@ final class OutputRelay: Sendable {
     ///
     /// - Returns: whether it erased the overlay's lines.
     private func printBacklog() -> Bool {
-        TerminalOutput.lock.withLock { _ in
+        TerminalSession.shared.lock.withLock { _ in
             state.withLock { state -> Bool in
                 guard state.wake != nil, !state.waiting.isEmpty else { return false }
-                TerminalOutput.beginWrite()
-                defer { TerminalOutput.endWrite() }
-                guard TerminalOutput.mayWrite else { return false }
+                TerminalSession.shared.beginWrite()
+                defer { TerminalSession.shared.endWrite() }
+                guard TerminalSession.shared.mayWrite else { return false }
                 var out = ""
                 var erased = false
-                if let erase = TerminalOutput.takeScreenToPrintOver(state.eraseRegion ?? { _ in "" }) {
+                if let erase = TerminalSession.shared.takeScreenToPrintOver(state.eraseRegion ?? { _ in "" }) {
                     out = erase
                     state.erasedRegion = true
                     erased = true

@@ -46,23 +46,11 @@ extension ProcessGroupGuard {
     /// was discarded (an orphaned process group), so nobody would continue the group.
     package static let discardedStopNanoseconds: Int64 = 1_000_000_000
 
+    /// What the terminating signals do while commands run (``Interruption``).
     private static let interruptionPolicy = Atomic<Interruption>(.endsProgram)
-    /// The signal passed on first under ``Interruption/passesOn``, or 0; when; how many came.
-    private static let passedOn = Atomic<Int32>(0)
-    private static let passedOnAt = Atomic<Int64>(0)
-    private static let passes = Atomic<Int>(0)
-    /// Whether a later signal under ``Interruption/passesOn`` killed the groups.
-    private static let killedAll = Atomic<Bool>(false)
-
-    /// Commands being started (the low bits), and ``stopWaits`` when a Ctrl-Z waits for them.
-    private static let starts = Atomic<Int>(0)
+    /// The flag ``TerminalSession/commandStarts`` carries above its count while a Ctrl-Z waits
+    /// for the commands being started. The job-control state itself is the terminal session's.
     private static let stopWaits = 1 << 40
-    /// When a Ctrl-Z stopped the groups and the program was to stop, or 0.
-    private static let stoppedAt = Atomic<Int64>(0)
-    /// How many times a Ctrl-Z was passed on to the groups.
-    static let stopsPassedOn = Atomic<Int>(0)
-    /// Whether the `SIGTSTP` handler is installed (to put back after a stop).
-    private static let handlesStops = Atomic<Bool>(false)
 
     /// How the program's own disposition of a signal is read and set — apart from the terminal
     /// guard's handler, which passes the signal on to it (`TerminalGuard.programAction(for:)`).
@@ -87,14 +75,14 @@ extension ProcessGroupGuard {
 
     /// The signal passed on to the groups under ``Interruption/passesOn``, or `nil` while none was.
     package static var interruption: Int32? {
-        let signal = passedOn.load(ordering: .sequentiallyConsistent)
+        let signal = TerminalSession.shared.groupsPassedOn.load(ordering: .sequentiallyConsistent)
         return signal == 0 ? nil : signal
     }
 
     /// When ``interruption`` was passed on, on ``Platform/monotonicNow()``'s clock.
     package static var interruptedAt: Duration? {
         guard interruption != nil else { return nil }
-        return .nanoseconds(passedOnAt.load(ordering: .sequentiallyConsistent))
+        return .nanoseconds(TerminalSession.shared.groupsPassedOnAt.load(ordering: .sequentiallyConsistent))
     }
 
     // MARK: - Starting and ending
@@ -103,7 +91,7 @@ extension ProcessGroupGuard {
     /// running, and a Ctrl-Z from now until ``endStart(group:)`` waits for its group.
     static func beginStart(actions: ProgramActions) {
         retain(actions)
-        starts.add(1, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.commandStarts.add(1, ordering: .sequentiallyConsistent)
     }
 
     /// The command began with `beginStart()` started in process group `group` (or could not be
@@ -114,20 +102,22 @@ extension ProcessGroupGuard {
         var registered = false
         if let group {
             registered = register(group)
-            let pending = passedOn.load(ordering: .sequentiallyConsistent)
+            let pending = TerminalSession.shared.groupsPassedOn.load(ordering: .sequentiallyConsistent)
             if pending != 0 {
                 _ = killpg(group, pending)
                 _ = killpg(group, SIGCONT)
             }
-            if killedAll.load(ordering: .sequentiallyConsistent) { _ = killpg(group, SIGKILL) }
+            if TerminalSession.shared.groupsKilled.load(ordering: .sequentiallyConsistent) {
+                _ = killpg(group, SIGKILL)
+            }
         }
         var raiseStop = false
-        var current = starts.load(ordering: .sequentiallyConsistent)
+        var current = TerminalSession.shared.commandStarts.load(ordering: .sequentiallyConsistent)
         while true {
             var next = current - 1
             raiseStop = next == stopWaits
             if raiseStop { next = 0 }
-            let (exchanged, original) = starts.compareExchange(
+            let (exchanged, original) = TerminalSession.shared.commandStarts.compareExchange(
                 expected: current, desired: next, ordering: .sequentiallyConsistent)
             if exchanged { break }
             current = original
@@ -148,9 +138,11 @@ extension ProcessGroupGuard {
     /// and the program runs: either it was continued (and this is one more `SIGCONT`, which
     /// changes nothing) or its own stop was discarded.
     package static func continueIfStopWasDiscarded() {
-        let at = stoppedAt.load(ordering: .sequentiallyConsistent)
+        let at = TerminalSession.shared.groupsStoppedAt.load(ordering: .sequentiallyConsistent)
         guard at != 0, monotonicNanoseconds() - at >= discardedStopNanoseconds,
-            stoppedAt.compareExchange(expected: at, desired: 0, ordering: .sequentiallyConsistent).exchanged
+            TerminalSession.shared.groupsStoppedAt.compareExchange(
+                expected: at, desired: 0, ordering: .sequentiallyConsistent
+            ).exchanged
         else { return }
         signalAll(SIGCONT)
     }
@@ -172,7 +164,8 @@ extension ProcessGroupGuard {
                 actions.set(action(for: signal), signal)
                 users.installed.append(signal)
             }
-            handlesStops.store(users.installed.contains(SIGTSTP), ordering: .sequentiallyConsistent)
+            TerminalSession.shared.handlesStops.store(
+                users.installed.contains(SIGTSTP), ordering: .sequentiallyConsistent)
         }
     }
 
@@ -180,30 +173,30 @@ extension ProcessGroupGuard {
         users.withLock { users in
             users.count -= 1
             guard users.count == 0 else { return }
-            handlesStops.store(false, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.handlesStops.store(false, ordering: .sequentiallyConsistent)
             if let actions = users.actions {
                 for signal in users.installed where isOurs(actions.get(signal)) { actions.set(defaultAction(), signal) }
             }
             users.installed = []
             users.actions = nil
             // What came while these commands ran does not concern the next ones.
-            passedOn.store(0, ordering: .sequentiallyConsistent)
-            passes.store(0, ordering: .sequentiallyConsistent)
-            killedAll.store(false, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.groupsPassedOn.store(0, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.groupsPasses.store(0, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.groupsKilled.store(false, ordering: .sequentiallyConsistent)
         }
     }
 
     /// Makes what the handlers read before any of them can run.
     static func prepareHandlersForSignals() {
         _ = interruptionPolicy.load(ordering: .relaxed)
-        _ = passedOn.load(ordering: .relaxed)
-        _ = passedOnAt.load(ordering: .relaxed)
-        _ = passes.load(ordering: .relaxed)
-        _ = killedAll.load(ordering: .relaxed)
-        _ = starts.load(ordering: .relaxed)
-        _ = stoppedAt.load(ordering: .relaxed)
-        _ = stopsPassedOn.load(ordering: .relaxed)
-        _ = handlesStops.load(ordering: .relaxed)
+        _ = TerminalSession.shared.groupsPassedOn.load(ordering: .relaxed)
+        _ = TerminalSession.shared.groupsPassedOnAt.load(ordering: .relaxed)
+        _ = TerminalSession.shared.groupsPasses.load(ordering: .relaxed)
+        _ = TerminalSession.shared.groupsKilled.load(ordering: .relaxed)
+        _ = TerminalSession.shared.commandStarts.load(ordering: .relaxed)
+        _ = TerminalSession.shared.groupsStoppedAt.load(ordering: .relaxed)
+        _ = TerminalSession.shared.stopsPassedOn.load(ordering: .relaxed)
+        _ = TerminalSession.shared.handlesStops.load(ordering: .relaxed)
         OutputRelay.prepareForSignals()
     }
 
@@ -262,13 +255,13 @@ extension ProcessGroupGuard {
         defer { errno = savedErrno }
         switch interruptionPolicy.load(ordering: .sequentiallyConsistent) {
         case .passesOn:
-            if passes.add(1, ordering: .sequentiallyConsistent).newValue == 1 {
-                passedOnAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
-                passedOn.store(signal, ordering: .sequentiallyConsistent)
+            if TerminalSession.shared.groupsPasses.add(1, ordering: .sequentiallyConsistent).newValue == 1 {
+                TerminalSession.shared.groupsPassedOnAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
+                TerminalSession.shared.groupsPassedOn.store(signal, ordering: .sequentiallyConsistent)
                 signalAll(signal)
                 signalAll(SIGCONT)  // a stopped command gets it too
             } else {
-                killedAll.store(true, ordering: .sequentiallyConsistent)
+                TerminalSession.shared.groupsKilled.store(true, ordering: .sequentiallyConsistent)
                 signalAll(SIGKILL)
             }
         case .endsProgram:
@@ -295,24 +288,25 @@ extension ProcessGroupGuard {
         if signal == SIGTSTP {
             // A command being started: its group is not known yet, and stopping now would leave
             // it running while the program is stopped. The stop waits for endStart(group:).
-            var current = starts.load(ordering: .sequentiallyConsistent)
+            var current = TerminalSession.shared.commandStarts.load(ordering: .sequentiallyConsistent)
             while current & (stopWaits - 1) > 0 {
-                let (exchanged, original) = starts.compareExchange(
+                let (exchanged, original) = TerminalSession.shared.commandStarts.compareExchange(
                     expected: current, desired: current | stopWaits, ordering: .sequentiallyConsistent)
                 if exchanged { return }
                 current = original
             }
-            stoppedAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
-            stopsPassedOn.add(1, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.groupsStoppedAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
+            TerminalSession.shared.stopsPassedOn.add(1, ordering: .sequentiallyConsistent)
             signalAll(SIGTSTP)
             var stop = defaultAction()
             _ = sigaction(SIGTSTP, &stop, nil)
             raise(SIGTSTP)  // stops the program once this handler returns
         } else {
             signalAll(SIGCONT)
-            stoppedAt.store(0, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.groupsStoppedAt.store(0, ordering: .sequentiallyConsistent)
             var current = sigaction()
-            if handlesStops.load(ordering: .sequentiallyConsistent), sigaction(SIGTSTP, nil, &current) == 0,
+            if TerminalSession.shared.handlesStops.load(ordering: .sequentiallyConsistent),
+                sigaction(SIGTSTP, nil, &current) == 0,
                 isDefault(current)
             {
                 var action = action(for: SIGTSTP)

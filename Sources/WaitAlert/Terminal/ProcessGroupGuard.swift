@@ -32,12 +32,6 @@ package enum ProcessGroupGuard {
     /// The registered groups, made once; a signal handler reads them without allocating.
     static let slots: [Slot] = (0..<capacity).map { _ in Slot() }
 
-    /// The signal that last cancelled the work through the guard, or 0.
-    static let cancellingSignal = Atomic<Int32>(0)
-    /// Whether `SIGTERM` and `SIGHUP` cancel the work like a first Ctrl-C
-    /// (``TerminalOverlay/ProcessIntegration/cancelsOnTermination``).
-    static let terminationCancels = Atomic<Bool>(false)
-
     /// Registers `group` (a process group id) to follow the program; `false` when ``capacity``
     /// groups are registered already.
     @discardableResult
@@ -61,7 +55,7 @@ package enum ProcessGroupGuard {
     /// The signal (`SIGINT`, or `SIGTERM`/`SIGHUP` where they cancel) that made the guard cancel
     /// the work, or `nil` when no signal did.
     package static var lastCancellingSignal: Int32? {
-        let signal = cancellingSignal.load(ordering: .sequentiallyConsistent)
+        let signal = TerminalSession.shared.cancellingSignal.load(ordering: .sequentiallyConsistent)
         return signal == 0 ? nil : signal
     }
 
@@ -87,8 +81,8 @@ package enum ProcessGroupGuard {
     /// not run lazy initialisation).
     static func prepareForSignals() {
         _ = slots.count
-        _ = cancellingSignal.load(ordering: .relaxed)
-        _ = terminationCancels.load(ordering: .relaxed)
+        _ = TerminalSession.shared.cancellingSignal.load(ordering: .relaxed)
+        _ = TerminalSession.shared.terminationCancels.load(ordering: .relaxed)
         prepareHandlersForSignals()
     }
 }

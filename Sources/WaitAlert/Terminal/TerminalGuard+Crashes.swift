@@ -29,7 +29,7 @@ extension TerminalGuard {
     /// Installs the crash handlers, unless a holder already did: whatever shows or is caught —
     /// a region, a prompt in raw mode, the program's output — a crash puts it back.
     static func holdCrashHandlers() {
-        TerminalOutput.prepareForSignals()
+        TerminalSession.prepareForSignals()
         OutputRelay.prepareForSignals()
         crashHandlerHolders.withLock { holders in
             holders += 1
@@ -68,7 +68,7 @@ extension TerminalGuard {
     /// back (the region erased, paste bracketing off, the modes restored), then the signal
     /// goes on to what handled it before (the runtime's crash report, or the default action).
     private static func handleCrash(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
-        TerminalOutput.endFromSignal()
+        TerminalSession.shared.endFromSignal()
         eraseIfDrawn()
         OutputRelay.releaseFromSignal()
         OutputRelay.handOffAtEnd(fromSignal: true)

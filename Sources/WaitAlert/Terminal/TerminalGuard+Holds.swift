@@ -32,7 +32,7 @@ extension TerminalGuard {
             state.holdsTaken += 1
             let id = HoldID(value: state.holdsTaken)
             state.holds.append((id, hold))
-            if active.load(ordering: .relaxed) {
+            if session.active.load(ordering: .relaxed) {
                 reconcile(&state)
             } else {
                 activate(&state)
@@ -46,7 +46,7 @@ extension TerminalGuard {
         state.withLock { state in
             guard let index = state.holds.firstIndex(where: { $0.id == id }) else { return }
             state.holds[index].hold.input = input
-            if active.load(ordering: .relaxed) { reconcile(&state) }
+            if session.active.load(ordering: .relaxed) { reconcile(&state) }
         }
     }
 
@@ -58,7 +58,7 @@ extension TerminalGuard {
             state.holds.remove(at: index)
             if state.holds.isEmpty {
                 deactivate(&state)
-            } else if active.load(ordering: .relaxed) {
+            } else if session.active.load(ordering: .relaxed) {
                 reconcile(&state)
             }
         }
@@ -78,7 +78,7 @@ extension TerminalGuard {
     /// handled if any asked, the latest holder's input wish. Under ``state``'s lock.
     private static func reconcile(_ state: inout State) {
         guard let first = state.holds.first?.hold, let latest = state.holds.last?.hold else { return }
-        output.store(first.output, ordering: .sequentiallyConsistent)
+        session.output.store(first.output, ordering: .sequentiallyConsistent)
         let wantsSignals = handlesSignals(state)
         if wantsSignals, !state.handlesSignals {
             install(&state)

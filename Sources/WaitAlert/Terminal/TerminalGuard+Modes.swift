@@ -12,22 +12,21 @@ extension TerminalGuard {
     /// The terminal modes the guard changed, published so that a signal handler on any thread can
     /// put them back.
     ///
-    /// The saved modes live in ``SignalContext/savedModes``. ``input`` publishes them: it holds
-    /// the descriptor whose modes were changed, or -1. Whoever takes the descriptor
+    /// The saved modes live in ``SignalContext/savedModes``. The session's
+    /// ``TerminalSession/modesChanged`` publishes them: it holds the descriptor whose modes were
+    /// changed, or -1. Whoever takes the descriptor
     /// (`exchange(-1)`) restores the modes, so they are restored exactly once. A writer publishes
     /// new modes only after waiting for every handler that may still be reading the old ones
-    /// (``readers``), so a handler never reads a half-written `termios`. Every operation is
+    /// (``TerminalSession/modesReaders``), so a handler never reads a half-written `termios`. Every operation is
     /// sequentially consistent: a handler that counts itself in and then finds a descriptor read
     /// modes that were completely written before.
     enum TerminalModes {
-        static let input = Atomic<Int32>(-1)
-        static let readers = Atomic<Int>(0)
 
         /// Turns echo off on standard input when it is the same terminal as `output` and this
         /// process is its foreground (and canonical mode and signal keys too, for a prompt, when
         /// `raw`). Under ``TerminalGuard/state``'s lock.
         static func block(sameAs output: Int32, raw: Bool = false) {
-            guard input.load(ordering: .sequentiallyConsistent) < 0,
+            guard TerminalSession.shared.modesChanged.load(ordering: .sequentiallyConsistent) < 0,
                 let descriptor = foregroundInput(sameAs: output)
             else { return }
             var saved = termios()
@@ -45,22 +44,22 @@ extension TerminalGuard {
                     cc[Int(VTIME)] = 0
                 }
             }
-            while readers.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
+            while TerminalSession.shared.modesReaders.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
             context.savedModes.pointee = saved
             guard tcsetattr(descriptor, TCSANOW, &modes) == 0 else { return }
-            input.store(descriptor, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.modesChanged.store(descriptor, ordering: .sequentiallyConsistent)
         }
 
         /// Puts back the modes saved by ``block(sameAs:)``, if they were changed and not restored
         /// yet, when this process is in the terminal's foreground; a job in the background leaves
         /// the terminal to the shell. Keys typed meanwhile are kept. Async-signal-safe.
         static func restore() {
-            readers.add(1, ordering: .sequentiallyConsistent)
-            let descriptor = input.exchange(-1, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.modesReaders.add(1, ordering: .sequentiallyConsistent)
+            let descriptor = TerminalSession.shared.modesChanged.exchange(-1, ordering: .sequentiallyConsistent)
             if descriptor >= 0, Platform.isForeground(descriptor) {
                 _ = tcsetattr(descriptor, TCSANOW, context.savedModes)
             }
-            readers.subtract(1, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.modesReaders.subtract(1, ordering: .sequentiallyConsistent)
         }
 
         /// Standard input, when it is the same terminal device as `output` and this process group

@@ -42,14 +42,10 @@ extension TerminalGuard {
     /// ``state``'s lock.
     static func install(_ state: inout State) {
         OutputRelay.prepareForSignals()
-        TerminalOutput.prepareForSignals()
-        _ = TerminalOutput.rowsAboveCursor.load(ordering: .relaxed)  // a handler never runs lazy initialisation
-        _ = pasteBracketed.load(ordering: .relaxed)
-        _ = stops.load(ordering: .relaxed)
-        _ = clearTaskbarCount.load(ordering: .relaxed)
+        TerminalSession.prepareForSignals()  // a handler never runs lazy initialisation
         ProcessGroupGuard.prepareForSignals()
         guard let (readEnd, writeEnd) = Platform.nonBlockingPipe() else { return }
-        notifyDescriptor.store(writeEnd, ordering: .sequentiallyConsistent)
+        session.notifyDescriptor.store(writeEnd, ordering: .sequentiallyConsistent)
         let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global(qos: .userInteractive))
         source.setEventHandler {
             var signals = [UInt8](repeating: 0, count: 16)
@@ -61,7 +57,7 @@ extension TerminalGuard {
                 case SIGCONT:
                     blockInputAgain()
                     handlers?.resume()
-                case SIGTSTP: checkForDiscardedStop(after: stops.load(ordering: .sequentiallyConsistent))
+                case SIGTSTP: checkForDiscardedStop(after: session.stops.load(ordering: .sequentiallyConsistent))
                 default: handlers?.resize()
                 }
             }
@@ -82,7 +78,7 @@ extension TerminalGuard {
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
         context.handlerAction.pointee = action
-        suspended.store(false, ordering: .relaxed)
+        session.suspended.store(false, ordering: .relaxed)
         // A process group that is its session's own (no job-control shell above it) is orphaned:
         // the system discards Ctrl-Z for it, so the overlay leaves Ctrl-Z alone there too.
         let jobControl = getpgrp() != getsid(0)
@@ -125,7 +121,7 @@ extension TerminalGuard {
             }
             context.installed[index] = false
         }
-        notifyDescriptor.store(-1, ordering: .sequentiallyConsistent)
+        session.notifyDescriptor.store(-1, ordering: .sequentiallyConsistent)
         state.readSource?.cancel()  // closes the pipe once no event handler runs
         state.readSource = nil
     }
@@ -135,30 +131,30 @@ extension TerminalGuard {
         let savedErrno = errno
         defer { errno = savedErrno }
         switch signal {
-        case SIGINT where interrupts.add(1, ordering: .relaxed).newValue >= 2:
+        case SIGINT where session.interrupts.add(1, ordering: .relaxed).newValue >= 2:
             // A forced exit: the alerts still running leave their final lines under what the
             // program printed.
             ProcessGroupGuard.killFromSignal()
-            TerminalOutput.endFromSignal()
+            TerminalSession.shared.endFromSignal()
             eraseIfDrawn()
             TerminalModes.restore()
             OutputRelay.releaseFromSignal()
-            ForcedExitLines.write(to: OutputRelay.real(output.load(ordering: .sequentiallyConsistent)))
+            ForcedExitLines.write(to: OutputRelay.real(session.output.load(ordering: .sequentiallyConsistent)))
             OutputRelay.handOffAtEnd(fromSignal: true)
             _exit(130)
         case SIGINT:
-            ProcessGroupGuard.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
             notify(signal)
-        case let signal where cancelsWork(signal) && interrupts.add(1, ordering: .relaxed).newValue == 1:
-            ProcessGroupGuard.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
+        case let signal where cancelsWork(signal) && session.interrupts.add(1, ordering: .relaxed).newValue == 1:
+            TerminalSession.shared.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
             notify(SIGINT)  // cancels the work like a first Ctrl-C
         case SIGWINCH:
             OutputRelay.followWindowSize()
             notify(signal)
         case SIGTSTP:
-            stops.add(1, ordering: .sequentiallyConsistent)
+            session.stops.add(1, ordering: .sequentiallyConsistent)
             restoreFromSignal()
-            suspended.store(true, ordering: .relaxed)
+            session.suspended.store(true, ordering: .relaxed)
             putBack(SIGTSTP)
             raise(SIGTSTP)  // stops the program once this handler returns
             notify(SIGTSTP)  // read once the program runs again: see checkForDiscardedStop(after:)
@@ -170,7 +166,7 @@ extension TerminalGuard {
             // nothing draws after the restore, and processes still writing through the capture
             // keep a working output.
             let ends = endsProgram(signal)
-            if ends { TerminalOutput.endFromSignal() }
+            if ends { TerminalSession.shared.endFromSignal() }
             restoreFromSignal()
             OutputRelay.releaseFromSignal()
             if ends { OutputRelay.handOffAtEnd(fromSignal: true) }
@@ -183,7 +179,7 @@ extension TerminalGuard {
     /// work (``TerminalOverlay/ProcessIntegration/cancelsOnTermination``). Async-signal-safe.
     private static func cancelsWork(_ signal: Int32) -> Bool {
         (signal == SIGTERM || signal == SIGHUP)
-            && ProcessGroupGuard.terminationCancels.load(ordering: .sequentiallyConsistent)
+            && TerminalSession.shared.terminationCancels.load(ordering: .sequentiallyConsistent)
     }
 
     /// What `SIGCONT` does after a stop: the `SIGTSTP` handler back, the overlay free to draw,
@@ -192,8 +188,8 @@ extension TerminalGuard {
         if let index = guardedSignals.firstIndex(of: SIGTSTP), context.installed[index] {
             sigaction(SIGTSTP, context.handlerAction, nil)
         }
-        suspended.store(false, ordering: .relaxed)
-        TerminalOutput.quieted.store(false, ordering: .sequentiallyConsistent)
+        session.suspended.store(false, ordering: .relaxed)
+        TerminalSession.shared.quieted.store(false, ordering: .sequentiallyConsistent)
         ProcessGroupGuard.continueFromSignal()
         // Also a job started in the background and brought to the foreground (`fg` sends
         // SIGCONT): the overlay checks where it now is and draws if it may.
@@ -211,7 +207,9 @@ extension TerminalGuard {
     /// the same effect.)
     private static func checkForDiscardedStop(after stop: Int) {
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) {
-            guard suspended.load(ordering: .relaxed), stops.load(ordering: .sequentiallyConsistent) == stop else {
+            guard session.suspended.load(ordering: .relaxed),
+                session.stops.load(ordering: .sequentiallyConsistent) == stop
+            else {
                 return
             }
             resumeAfterStop()
@@ -226,16 +224,16 @@ extension TerminalGuard {
 
     private static func notify(_ signal: Int32) {
         var byte = UInt8(truncatingIfNeeded: signal)
-        let descriptor = notifyDescriptor.load(ordering: .sequentiallyConsistent)
+        let descriptor = session.notifyDescriptor.load(ordering: .sequentiallyConsistent)
         if descriptor >= 0 { _ = withUnsafeBytes(of: &byte) { Platform.writeAll($0, to: descriptor, patience: 0) } }
     }
 
     /// Erases the overlay and puts the terminal modes back, in the foreground only, after quieting
     /// the overlay: no overlay write starts from now on, and one already under way on another
-    /// thread is waited for (``TerminalOutput/waitForWritesInFlight()``).
+    /// thread is waited for (``TerminalSession/waitForWritesInFlight()``).
     private static func restoreFromSignal() {
-        TerminalOutput.quieted.store(true, ordering: .sequentiallyConsistent)
-        TerminalOutput.waitForWritesInFlight()
+        TerminalSession.shared.quieted.store(true, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.waitForWritesInFlight()
         eraseIfDrawn()
         TerminalModes.restore()
     }

@@ -28,7 +28,7 @@ import Synchronization
 ///   redraws the overlay if the program continues in the foreground.
 ///
 /// A signal the program ignored stays ignored. Once a signal handler or the crash handler ends
-/// the program, nothing else writes to the terminal (``TerminalOutput/ended``). Separately, while
+/// the program, nothing else writes to the terminal (``TerminalSession/ended``). Separately, while
 /// work is running and standard input is the same terminal, echo is off (the latest holder's
 /// input wish, ``Hold/input``), so typed keys are neither shown nor able to break the line, and
 /// again after every `SIGCONT` that finds the program in the foreground (a stop gave the terminal
@@ -96,19 +96,15 @@ enum TerminalGuard {
         let clearTaskbar = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
     }
 
-    /// How many bytes of ``SignalContext/clearTaskbar`` clear the taskbar; 0 until an overlay
-    /// that shows a taskbar progress said how.
-    static let clearTaskbarCount = Atomic<Int>(0)
-
     /// Takes the bytes that clear the taskbar progress an overlay shows, for every end to write
     /// while ``taskbarShown`` is set. Called before the overlay first shows a taskbar progress.
     static func prepareTaskbarClear(_ bytes: [UInt8]) {
         state.withLock { _ in
-            guard clearTaskbarCount.load(ordering: .sequentiallyConsistent) == 0,
+            guard session.clearTaskbarCount.load(ordering: .sequentiallyConsistent) == 0,
                 bytes.count <= context.clearTaskbar.count
             else { return }
             UnsafeMutableRawBufferPointer(rebasing: context.clearTaskbar[..<bytes.count]).copyBytes(from: bytes)
-            clearTaskbarCount.store(bytes.count, ordering: .sequentiallyConsistent)
+            session.clearTaskbarCount.store(bytes.count, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -144,18 +140,13 @@ enum TerminalGuard {
         case raw
     }
 
+    /// Who holds the guard and what they asked for.
     static let state = Mutex(State())
-    static let active = Atomic<Bool>(false)
-    static let exited = Atomic<Bool>(false)
-    static let interrupts = Atomic<Int>(0)
-    /// Set by the `SIGTSTP` handler, cleared by `SIGCONT`.
-    static let suspended = Atomic<Bool>(false)
-    /// The terminal the overlay draws on, or -1.
-    static let output = Atomic<Int32>(-1)
-    /// The write end of the pipe to the dispatch source, or -1.
-    static let notifyDescriptor = Atomic<Int32>(-1)
 
-    static var isActive: Bool { active.load(ordering: .acquiring) }
+    /// The process's terminal session, which holds the guard's flags.
+    static var session: TerminalSession { .shared }
+
+    static var isActive: Bool { session.active.load(ordering: .acquiring) }
 
     /// Registers the exit restore once per process (after the exit flush, so the last final
     /// lines are printed before the terminal is restored).
@@ -170,19 +161,19 @@ enum TerminalGuard {
     /// Starts guarding for the holders (``take(_:)``). Under ``state``'s lock.
     static func activate(_ state: inout State) {
         guard let latest = state.holds.last?.hold else { return }
-        guard !active.load(ordering: .relaxed), !exited.load(ordering: .relaxed),
-            !TerminalOutput.ended.load(ordering: .sequentiallyConsistent)
+        guard !session.active.load(ordering: .relaxed), !session.exited.load(ordering: .relaxed),
+            !TerminalSession.shared.ended.load(ordering: .sequentiallyConsistent)
         else { return }
         uninstall(&state)  // a guard left installed by a stop that never resumed
-        self.output.store(state.holds[0].hold.output, ordering: .sequentiallyConsistent)
-        interrupts.store(0, ordering: .relaxed)
+        session.output.store(state.holds[0].hold.output, ordering: .sequentiallyConsistent)
+        session.interrupts.store(0, ordering: .relaxed)
         state.input = .asTyped
         if handlesSignals(state) { install(&state) }
         if !state.holdsCrashHandlers {
             state.holdsCrashHandlers = true
             holdCrashHandlers()
         }
-        active.store(true, ordering: .releasing)
+        session.active.store(true, ordering: .releasing)
         applyInput(latest.input, &state)
     }
 
@@ -197,37 +188,28 @@ enum TerminalGuard {
     /// output relay erased stay off the record until the overlay draws them again (in a frame
     /// written with ``write(to:composing:)``, which records it).
     static func setDrawn(_ isDrawn: Bool) {
-        TerminalOutput.lock.withLock { _ in
-            guard !(isDrawn && TerminalOutput.erasedByRelay.load(ordering: .sequentiallyConsistent)) else { return }
-            TerminalOutput.drawn.store(isDrawn, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.lock.withLock { _ in
+            guard !(isDrawn && TerminalSession.shared.erasedByRelay.load(ordering: .sequentiallyConsistent)) else {
+                return
+            }
+            TerminalSession.shared.drawn.store(isDrawn, ordering: .sequentiallyConsistent)
         }
     }
-
-    /// How many times Ctrl-Z stopped the program (the handler erased whatever was drawn): a
-    /// frame drawn after a stop draws every line afresh, whenever it comes — even before the
-    /// resume handler has run.
-    static let stops = Atomic<Int>(0)
-
-    /// Whether a prompt turned bracketed paste on, so every end must turn it off.
-    static let pasteBracketed = Atomic<Bool>(false)
-
-    /// Whether a taskbar progress (`OSC 9;4`) is shown, so every end must clear it.
-    static let taskbarShown = Atomic<Bool>(false)
 
     /// Makes standard input what `input` says — echo off, or raw, or as typed — when it is the
     /// same terminal as the output and this process is in the foreground; does nothing otherwise.
     /// Echo stays off across Ctrl-Z: the stop gives the terminal back, and `fg` turns it off again
     /// (``blockInputAgain()``). Under ``state``'s lock, while active.
     static func applyInput(_ input: InputWish, _ state: inout State) {
-        guard input != state.input, active.load(ordering: .relaxed),
-            !TerminalOutput.ended.load(ordering: .sequentiallyConsistent)
+        guard input != state.input, session.active.load(ordering: .relaxed),
+            !TerminalSession.shared.ended.load(ordering: .sequentiallyConsistent)
         else { return }
         state.input = input
         if input == .asTyped {
             TerminalModes.restore()
         } else {
             TerminalModes.block(
-                sameAs: OutputRelay.real(output.load(ordering: .sequentiallyConsistent)), raw: input == .raw)
+                sameAs: OutputRelay.real(session.output.load(ordering: .sequentiallyConsistent)), raw: input == .raw)
         }
     }
 
@@ -236,11 +218,13 @@ enum TerminalGuard {
     /// typed after `fg` is not shown, whoever holds the guard and whatever it does on resuming.
     static func blockInputAgain() {
         state.withLock { state in
-            guard active.load(ordering: .relaxed), !TerminalOutput.ended.load(ordering: .sequentiallyConsistent),
+            guard session.active.load(ordering: .relaxed),
+                !TerminalSession.shared.ended.load(ordering: .sequentiallyConsistent),
                 state.input != .asTyped
             else { return }
             TerminalModes.block(
-                sameAs: OutputRelay.real(output.load(ordering: .sequentiallyConsistent)), raw: state.input == .raw)
+                sameAs: OutputRelay.real(session.output.load(ordering: .sequentiallyConsistent)),
+                raw: state.input == .raw)
         }
     }
 
@@ -262,17 +246,17 @@ enum TerminalGuard {
     /// Forgets the Ctrl-C already counted: the work it interrupted has ended, so the next one
     /// cancels the next work instead of ending the program.
     static func resetInterrupts() {
-        interrupts.store(0, ordering: .relaxed)
+        session.interrupts.store(0, ordering: .relaxed)
     }
 
     /// Stops guarding once nobody holds it: puts back the terminal modes and signal
     /// dispositions. Under ``state``'s lock.
     static func deactivate(_ state: inout State) {
-        active.store(false, ordering: .releasing)
+        session.active.store(false, ordering: .releasing)
         state.input = .asTyped
-        TerminalOutput.lock.withLock { _ in
-            TerminalOutput.drawn.store(false, ordering: .sequentiallyConsistent)
-            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.lock.withLock { _ in
+            TerminalSession.shared.drawn.store(false, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
         }
         uninstall(&state)
         letGoOfCrashHandlers(&state)
@@ -307,18 +291,18 @@ enum TerminalGuard {
     static func write(
         to terminal: any WaitAlertTerminal, composing compose: () -> (bytes: [UInt8], leaves: Screen?)
     ) -> Bool {
-        guard !exited.load(ordering: .acquiring) else { return false }
-        return TerminalOutput.lock.withLock { _ in
-            guard !exited.load(ordering: .relaxed) else { return false }
-            TerminalOutput.beginWrite()
-            defer { TerminalOutput.endWrite() }
+        guard !session.exited.load(ordering: .acquiring) else { return false }
+        return TerminalSession.shared.lock.withLock { _ in
+            guard !session.exited.load(ordering: .relaxed) else { return false }
+            TerminalSession.shared.beginWrite()
+            defer { TerminalSession.shared.endWrite() }
             // Dropped, not failed: after `SIGCONT` the overlay draws afresh.
-            guard TerminalOutput.mayWrite else { return true }
+            guard TerminalSession.shared.mayWrite else { return true }
             let (bytes, leaves) = compose()
             if let leaves {
-                TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-                TerminalOutput.rowsAboveCursor.store(leaves.rowsAboveCursor, ordering: .sequentiallyConsistent)
-                TerminalOutput.drawn.store(leaves.drawn, ordering: .sequentiallyConsistent)
+                TerminalSession.shared.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+                TerminalSession.shared.rowsAboveCursor.store(leaves.rowsAboveCursor, ordering: .sequentiallyConsistent)
+                TerminalSession.shared.drawn.store(leaves.drawn, ordering: .sequentiallyConsistent)
             }
             return bytes.isEmpty || terminal.write(bytes)
         }
@@ -327,8 +311,8 @@ enum TerminalGuard {
     /// The overlay saw that the relay erased its lines and will draw them afresh: they are off the
     /// record until it does.
     static func noteRelayEraseSeen() {
-        TerminalOutput.lock.withLock { _ in
-            TerminalOutput.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.lock.withLock { _ in
+            TerminalSession.shared.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -337,14 +321,16 @@ enum TerminalGuard {
     static func writeIfDrawn(
         _ bytes: [UInt8], to terminal: any WaitAlertTerminal, brokenPipeSignalBlocked: Bool = false
     ) {
-        guard !exited.load(ordering: .acquiring) else { return }
-        TerminalOutput.lock.withLock { _ in
-            guard !exited.load(ordering: .relaxed), TerminalOutput.drawn.load(ordering: .sequentiallyConsistent) else {
+        guard !session.exited.load(ordering: .acquiring) else { return }
+        TerminalSession.shared.lock.withLock { _ in
+            guard !session.exited.load(ordering: .relaxed),
+                TerminalSession.shared.drawn.load(ordering: .sequentiallyConsistent)
+            else {
                 return
             }
-            TerminalOutput.beginWrite()
-            defer { TerminalOutput.endWrite() }
-            guard TerminalOutput.mayWrite else { return }
+            TerminalSession.shared.beginWrite()
+            defer { TerminalSession.shared.endWrite() }
+            guard TerminalSession.shared.mayWrite else { return }
             if brokenPipeSignalBlocked, let standardError = terminal as? WaitAlertStandardError {
                 _ = standardError.write(bytes, brokenPipeSignalBlocked: true)
             } else {
@@ -355,10 +341,10 @@ enum TerminalGuard {
 
     /// Restores the screen and modes for a program that is exiting; stops later overlay writes.
     static func restoreForExit() {
-        exited.store(true, ordering: .releasing)
+        session.exited.store(true, ordering: .releasing)
         state.withLock { _ in
-            guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
-            TerminalOutput.lock.withLock { _ in eraseIfDrawn() }
+            guard session.active.exchange(false, ordering: .acquiringAndReleasing) else { return }
+            TerminalSession.shared.lock.withLock { _ in eraseIfDrawn() }
             TerminalModes.restore()
         }
         // Then what the program printed under the overlay and was not shown yet (outside the
@@ -377,10 +363,10 @@ enum TerminalGuard {
     /// itself and goes on draws again.
     static func passOnInterrupt() {
         let wasActive = state.withLock { state -> Bool in
-            let wasActive = active.exchange(false, ordering: .acquiringAndReleasing)
+            let wasActive = session.active.exchange(false, ordering: .acquiringAndReleasing)
             if wasActive {
-                TerminalOutput.lock.withLock { _ in
-                    TerminalOutput.quieted.store(true, ordering: .sequentiallyConsistent)
+                TerminalSession.shared.lock.withLock { _ in
+                    TerminalSession.shared.quieted.store(true, ordering: .sequentiallyConsistent)
                     eraseIfDrawn()
                 }
                 TerminalModes.restore()
@@ -392,26 +378,27 @@ enum TerminalGuard {
         guard wasActive else { return }
         OutputRelay.shared.withLock { $0 }?.release()
         kill(getpid(), SIGINT)
-        TerminalOutput.quieted.store(false, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.quieted.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Writes the restore bytes if overlay lines are on screen and this process is in the
     /// terminal's foreground. Async-signal-safe.
     static func eraseIfDrawn() {
-        let erases = TerminalOutput.drawn.exchange(false, ordering: .sequentiallyConsistent)
-        let clearsTaskbar = taskbarShown.exchange(false, ordering: .sequentiallyConsistent)
-        let endsPaste = pasteBracketed.exchange(false, ordering: .sequentiallyConsistent)
+        let erases = TerminalSession.shared.drawn.exchange(false, ordering: .sequentiallyConsistent)
+        let clearsTaskbar = session.taskbarShown.exchange(false, ordering: .sequentiallyConsistent)
+        let endsPaste = session.pasteBracketed.exchange(false, ordering: .sequentiallyConsistent)
         guard erases || clearsTaskbar || endsPaste else { return }
-        let output = OutputRelay.real(output.load(ordering: .sequentiallyConsistent))
+        let output = OutputRelay.real(session.output.load(ordering: .sequentiallyConsistent))
         guard output >= 0, Platform.isForeground(output) else { return }
         if endsPaste { _ = Platform.writeAll(UnsafeRawBufferPointer(context.endPaste), to: output) }
         if clearsTaskbar {
-            let count = clearTaskbarCount.load(ordering: .sequentiallyConsistent)
+            let count = session.clearTaskbarCount.load(ordering: .sequentiallyConsistent)
             _ = Platform.writeAll(
                 UnsafeRawBufferPointer(rebasing: context.clearTaskbar[..<count]), to: output)
         }
         if erases {
-            for _ in 0..<min(TerminalOutput.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent), 64) {
+            for _ in 0..<min(TerminalSession.shared.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent), 64)
+            {
                 _ = Platform.writeAll(UnsafeRawBufferPointer(context.cursorUp), to: output)
             }
             _ = Platform.writeAll(UnsafeRawBufferPointer(context.restore), to: output)

@@ -76,7 +76,7 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
     /// frame loop): the signal mask is left as it is, one system call a write.
     package func write(_ bytes: [UInt8], brokenPipeSignalBlocked: Bool) -> Bool {
         guard !broken.load(ordering: .relaxed) else { return false }
-        guard !TerminalOutput.ended.load(ordering: .sequentiallyConsistent) else { return true }
+        guard !TerminalSession.shared.ended.load(ordering: .sequentiallyConsistent) else { return true }
         let write = { bytes.withUnsafeBytes { Platform.writeAll($0, to: self.target) } }
         let complete: Bool
         #if os(Linux)

@@ -92,7 +92,8 @@ struct TerminalGuardTests {
                         resize: { secondResized[min(secondResizes.add(1, ordering: .relaxed).oldValue, 1)].open() },
                         resume: {}),
                     input: .raw))
-            #expect(TerminalGuard.output.load(ordering: .relaxed) == pipe.writeEnd, "the first holder's terminal")
+            #expect(
+                TerminalSession.shared.output.load(ordering: .relaxed) == pipe.writeEnd, "the first holder's terminal")
             #expect(TerminalGuard.state.withLock { $0.input } == .raw, "the latest holder's wish")
             kill(getpid(), SIGWINCH)
             await secondResized[0].waitIgnoringCancellation()  // the latest holder's handler ran
@@ -106,7 +107,7 @@ struct TerminalGuardTests {
 
             TerminalGuard.release(first)  // the earlier holder lets go first: the guard stays on
             #expect(TerminalGuard.isActive)
-            #expect(TerminalGuard.output.load(ordering: .relaxed) == pipe.readEnd)
+            #expect(TerminalSession.shared.output.load(ordering: .relaxed) == pipe.readEnd)
             #expect(Self.handler(of: SIGWINCH) == before[winch], "no holder left asks for signals")
             #expect(TerminalGuard.state.withLock { $0.input } == .raw)
             TerminalGuard.setInput(.asTyped, of: second)
@@ -128,15 +129,15 @@ struct TerminalGuardTests {
                 (Array("? Name\r\n> x\u{1B}[A".utf8), TerminalGuard.Screen(drawn: true, rowsAboveCursor: 1))
             }
             #expect(written)
-            let drawn = TerminalOutput.drawn.load(ordering: .relaxed)
-            let rowsAboveCursor = TerminalOutput.rowsAboveCursor.load(ordering: .relaxed)
+            let drawn = TerminalSession.shared.drawn.load(ordering: .relaxed)
+            let rowsAboveCursor = TerminalSession.shared.rowsAboveCursor.load(ordering: .relaxed)
             #expect(drawn && rowsAboveCursor == 1)
             TerminalGuard.restoreForExit()
             TerminalGuard.release(hold)
             #expect(pipe.written() == Array("\u{1B}[A".utf8) + TerminalGuard.restoreBytes)
-            let drawnAfter = TerminalOutput.drawn.load(ordering: .relaxed)
+            let drawnAfter = TerminalSession.shared.drawn.load(ordering: .relaxed)
             #expect(!drawnAfter)
-            TerminalGuard.exited.store(false, ordering: .relaxed)  // this test process goes on
+            TerminalSession.shared.exited.store(false, ordering: .relaxed)  // this test process goes on
         }
     }
 
@@ -144,14 +145,14 @@ struct TerminalGuardTests {
     /// the record says is drawn, from its first row, and take it off the record until the overlay
     /// draws again; with nothing drawn there is nothing to erase.
     @Test func printingOverTheScreenErasesWhatTheRecordSays() {
-        TerminalOutput.lock.withLock { _ in
-            TerminalOutput.drawn.store(true, ordering: .sequentiallyConsistent)
-            TerminalOutput.rowsAboveCursor.store(2, ordering: .sequentiallyConsistent)
-            let erase = TerminalOutput.takeScreenToPrintOver { "up \($0)" }
-            let drawn = TerminalOutput.drawn.load(ordering: .sequentiallyConsistent)
-            let erasedByRelay = TerminalOutput.erasedByRelay.exchange(false, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.lock.withLock { _ in
+            TerminalSession.shared.drawn.store(true, ordering: .sequentiallyConsistent)
+            TerminalSession.shared.rowsAboveCursor.store(2, ordering: .sequentiallyConsistent)
+            let erase = TerminalSession.shared.takeScreenToPrintOver { "up \($0)" }
+            let drawn = TerminalSession.shared.drawn.load(ordering: .sequentiallyConsistent)
+            let erasedByRelay = TerminalSession.shared.erasedByRelay.exchange(false, ordering: .sequentiallyConsistent)
             #expect(erase == "up 2" && !drawn && erasedByRelay)
-            #expect(TerminalOutput.takeScreenToPrintOver { "up \($0)" } == nil)
+            #expect(TerminalSession.shared.takeScreenToPrintOver { "up \($0)" } == nil)
         }
     }
 
@@ -167,7 +168,7 @@ struct TerminalGuardTests {
             TerminalGuard.release(hold)
             #expect(pipe.written() == TerminalGuard.restoreBytes)
             #expect(String(decoding: TerminalGuard.restoreBytes, as: UTF8.self).hasSuffix("\u{1B}[?7h\u{1B}[?25h"))
-            TerminalGuard.exited.store(false, ordering: .relaxed)  // this test process goes on
+            TerminalSession.shared.exited.store(false, ordering: .relaxed)  // this test process goes on
         }
     }
 
@@ -176,12 +177,12 @@ struct TerminalGuardTests {
     /// again.
     @Test func aQuietedOverlayWritesNothing() {
         let terminal = InMemoryTerminal(columns: 20, rows: 2)
-        TerminalOutput.quieted.store(true, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.quieted.store(true, ordering: .sequentiallyConsistent)
         #expect(TerminalGuard.write(Array("\r⠹".utf8), to: terminal), "dropped, not failed")
         #expect(terminal.bytesWritten == 0)
-        TerminalOutput.quieted.store(false, ordering: .sequentiallyConsistent)
+        TerminalSession.shared.quieted.store(false, ordering: .sequentiallyConsistent)
         #expect(TerminalGuard.write(Array("\r⠹".utf8), to: terminal))
         #expect(terminal.lines == ["⠹"])
-        #expect(TerminalOutput.writesInFlight.load(ordering: .sequentiallyConsistent) == 0)
+        #expect(TerminalSession.shared.writesInFlight.load(ordering: .sequentiallyConsistent) == 0)
     }
 }

@@ -1,0 +1,61 @@
+import Testing
+
+@testable import WaitAlert
+
+/// The terminal session's record of the screen and of the writes under way, on sessions of
+/// their own (the process's is left alone).
+@Suite("Terminal session")
+struct TerminalSessionTests {
+    /// Lines printed over the overlay without it (the relay's backlog) take what is on screen
+    /// off the record: the erase goes up the rows the record says, once.
+    @Test func printingOverTheScreenTakesItOffTheRecordOnce() {
+        let session = TerminalSession()
+        #expect(session.takeScreenToPrintOver { _ in "erase" } == nil, "nothing is drawn yet")
+        session.drawn.store(true, ordering: .sequentiallyConsistent)
+        session.rowsAboveCursor.store(2, ordering: .sequentiallyConsistent)
+        #expect(session.takeScreenToPrintOver { "up \($0)" } == "up 2")
+        let drawn = session.drawn.load(ordering: .sequentiallyConsistent)
+        #expect(!drawn)
+        let rowsAboveCursor = session.rowsAboveCursor.load(ordering: .sequentiallyConsistent)
+        #expect(rowsAboveCursor == 0)
+        let erasedByRelay = session.erasedByRelay.load(ordering: .sequentiallyConsistent)
+        #expect(erasedByRelay, "drawn again only by a frame")
+        #expect(session.takeScreenToPrintOver { _ in "again" } == nil, "erased once")
+    }
+
+    /// A signal handler that ends the program stops every later write; a write it interrupted
+    /// on its own thread is not waited for (it could never finish).
+    @Test func anEndFromASignalStopsEveryLaterWrite() {
+        let session = TerminalSession()
+        #expect(session.mayWrite)
+        session.beginWrite()
+        session.endFromSignal()
+        #expect(!session.mayWrite)
+        let ended = session.ended.load(ordering: .sequentiallyConsistent)
+        #expect(ended)
+        session.endWrite()
+        let writesInFlight = session.writesInFlight.load(ordering: .sequentiallyConsistent)
+        #expect(writesInFlight == 0)
+    }
+
+    /// A stop (Ctrl-Z) quiets the writes until the terminal is given back; an end is for good.
+    @Test func aQuietedSessionWritesAgainOnlyUntilItEnds() {
+        let session = TerminalSession()
+        session.quieted.store(true, ordering: .sequentiallyConsistent)
+        #expect(!session.mayWrite)
+        session.quieted.store(false, ordering: .sequentiallyConsistent)
+        #expect(session.mayWrite)
+        session.endFromSignal()
+        session.quieted.store(false, ordering: .sequentiallyConsistent)
+        #expect(!session.mayWrite)
+    }
+
+    /// Every process-wide part of the terminal keeps its shared state here: one object, made
+    /// before any signal handler can read it.
+    @Test func theProcessHasOneSession() {
+        TerminalSession.prepareForSignals()
+        #expect(TerminalSession.shared === TerminalSession.shared)
+        #expect(TerminalSession.shared !== TerminalSession())
+        #expect(TerminalSession.shared.forcedExitStorage.count == TerminalSession.forcedExitCapacity)
+    }
+}
