@@ -160,6 +160,7 @@ package enum Platform {
     }
 
     /// Sleeps this thread for `duration` (a signal that interrupts the sleep does not shorten it).
+    /// Async-signal-safe.
     package static func sleep(for duration: Duration) {
         let nanoseconds = max(duration, .zero).attoseconds / 1_000_000_000
         var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))

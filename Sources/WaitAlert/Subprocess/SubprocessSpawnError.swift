@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A command could not be started: which step failed, and the system's error number.
 package struct SubprocessSpawnError: Error, Sendable, CustomStringConvertible {
     /// `posix_spawn` (the command itself: not found, not executable), or what was being made for
@@ -19,7 +11,7 @@ package struct SubprocessSpawnError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The system's text for ``code``: `No such file or directory`.
-    package var reason: String { String(cString: strerror(code)) }
+    package var reason: String { Platform.errorDescription(code) }
 
     package var description: String { step == "posix_spawn" ? reason : "\(step): \(reason)" }
 }

@@ -1,13 +1,5 @@
 import Dispatch
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension SubprocessSupervisor {
     /// Supervises `process` on a thread of its own until it has ended and its output is read.
     /// Cancelling the task stops the command (``Subprocess/stop(_:)``) with the signal that
@@ -25,7 +17,7 @@ extension SubprocessSupervisor {
                 }
             }
         } onCancel: {
-            process.stop(ProcessGroupGuard.lastCancellingSignal ?? SIGTERM)
+            process.stop(ProcessGroupGuard.lastCancellingSignal ?? Platform.terminateSignal)
         }
     }
 }

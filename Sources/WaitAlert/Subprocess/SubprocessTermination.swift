@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// How a command ended. Pure.
 package enum SubprocessTermination: Equatable, Sendable, CustomStringConvertible {
     /// It exited with this status.
@@ -31,19 +23,8 @@ package enum SubprocessTermination: Equatable, Sendable, CustomStringConvertible
 
     /// Whether `signal` stopped a process for using its terminal from the background (SIGTTIN,
     /// SIGTTOU): a password prompt, most often.
-    package static func isTerminalStop(_ signal: Int32) -> Bool { signal == SIGTTIN || signal == SIGTTOU }
+    package static func isTerminalStop(_ signal: Int32) -> Bool { Platform.isTerminalStop(signal) }
 
     /// `SIGINT`, or `signal 42` for one without a usual name.
-    package static func name(of signal: Int32) -> String {
-        let names: [(Int32, String)] = [
-            (SIGHUP, "SIGHUP"), (SIGINT, "SIGINT"), (SIGQUIT, "SIGQUIT"), (SIGILL, "SIGILL"), (SIGTRAP, "SIGTRAP"),
-            (SIGABRT, "SIGABRT"), (SIGBUS, "SIGBUS"), (SIGFPE, "SIGFPE"), (SIGKILL, "SIGKILL"), (SIGUSR1, "SIGUSR1"),
-            (SIGSEGV, "SIGSEGV"), (SIGUSR2, "SIGUSR2"), (SIGPIPE, "SIGPIPE"), (SIGALRM, "SIGALRM"),
-            (SIGTERM, "SIGTERM"), (SIGXCPU, "SIGXCPU"), (SIGXFSZ, "SIGXFSZ"), (SIGSYS, "SIGSYS"),
-            (SIGSTOP, "SIGSTOP"), (SIGTSTP, "SIGTSTP"), (SIGTTIN, "SIGTTIN"), (SIGTTOU, "SIGTTOU"),
-            (SIGCONT, "SIGCONT"), (SIGCHLD, "SIGCHLD"), (SIGWINCH, "SIGWINCH"), (SIGURG, "SIGURG"),
-            (SIGPROF, "SIGPROF"), (SIGVTALRM, "SIGVTALRM"),
-        ]
-        return names.first { $0.0 == signal }?.1 ?? "signal \(signal)"
-    }
+    package static func name(of signal: Int32) -> String { Platform.signalName(signal) }
 }

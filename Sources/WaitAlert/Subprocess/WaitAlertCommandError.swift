@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A command run under an alert with
 /// ``WaitAlertReporter/run(_:output:environment:workingDirectory:keeping:)`` failed: it exited
 /// with a status other than 0, a signal ended it, it could not be started, or it wrote more than
@@ -63,7 +55,7 @@ public struct WaitAlertCommandError: Error, Sendable, Hashable, CustomStringConv
             return "\(name) was ended by \(SubprocessTermination.name(of: signal))"
         case .notStarted(let code):
             let place = workingDirectory.map { " in \($0)" } ?? ""
-            return "cannot run \(name)\(place): \(String(cString: strerror(code)))"
+            return "cannot run \(name)\(place): \(Platform.errorDescription(code))"
         case .outputOverLimit(let limit):
             return "\(name) wrote more than \(limit) bytes"
         }

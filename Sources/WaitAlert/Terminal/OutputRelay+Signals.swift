@@ -138,16 +138,15 @@ extension OutputRelay {
         return Platform.setWindowSize(size, of: device)
     }
 
-    /// `fork` for a signal handler: the C library's `_Fork` (glibc 2.34 and later), which runs
-    /// no fork handlers and takes no lock of the C library's, so it cannot hang on a lock the
-    /// interrupted thread holds; `nil` where there is none, and then no relay process is forked
-    /// from a signal handler.
-    nonisolated(unsafe) private static var forkFromSignal: (@convention(c) () -> pid_t)?
-
-    /// Makes what ``handOffAtEnd()`` reads before a signal handler can run it.
+    /// Makes what ``handOffAtEnd()`` reads before a signal handler can run it: `fork` for a
+    /// signal handler, the C library's `_Fork` (glibc 2.34 and later), which runs no fork
+    /// handlers and takes no lock of the C library's, so it cannot hang on a lock the
+    /// interrupted thread holds; where there is none, no relay process is forked from a signal
+    /// handler. The session keeps it (``TerminalSession/forkFromSignal``).
     fileprivate static func prepareHandOffForSignals() {
-        if forkFromSignal == nil, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_Fork") {
-            forkFromSignal = unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
+        let session = TerminalSession.shared
+        if session.forkFromSignal == nil, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_Fork") {
+            session.forkFromSignal = unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
         }
     }
 
@@ -179,7 +178,7 @@ extension OutputRelay {
     ///   program: the relay process is then forked with `_Fork`, or not at all where the C
     ///   library has none. Async-signal-safe then.
     static func handOffAtEnd(fromSignal: Bool = false) {
-        let forkFromSignal = forkFromSignal
+        let forkFromSignal = TerminalSession.shared.forkFromSignal
         guard !fromSignal || forkFromSignal != nil else { return }
         guard !TerminalSession.shared.handedOff.exchange(true, ordering: .sequentiallyConsistent) else { return }
         var channels = (

@@ -14,7 +14,7 @@ extension TerminalGuard {
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
     /// Memory the crash handler reads, allocated once and never freed; written only under
-    /// ``crashHandlerHolders``' lock while no crash handler is installed.
+    /// the session's ``TerminalSession/crashHandlerHolders`` lock while no crash handler is installed.
     struct CrashContext {
         let savedActions = UnsafeMutablePointer<sigaction>.allocate(capacity: crashSignals.count)
         let installed = UnsafeMutablePointer<Bool>.allocate(capacity: crashSignals.count)
@@ -22,16 +22,12 @@ extension TerminalGuard {
 
     @exclusivity(unchecked) nonisolated(unsafe) static var crashContext = CrashContext()
 
-    /// How many holders want the crash handlers: the guard while active, an overlay while it
-    /// catches the program's output. They are installed while any does.
-    private static let crashHandlerHolders = Mutex(0)
-
     /// Installs the crash handlers, unless a holder already did: whatever shows or is caught —
     /// a region, a prompt in raw mode, the program's output — a crash puts it back.
     static func holdCrashHandlers() {
         TerminalSession.prepareForSignals()
         OutputRelay.prepareForSignals()
-        crashHandlerHolders.withLock { holders in
+        TerminalSession.shared.crashHandlerHolders.withLock { holders in
             holders += 1
             guard holders == 1 else { return }
             var action = sigaction()
@@ -52,7 +48,7 @@ extension TerminalGuard {
 
     /// Puts the previous crash handlers back once the last holder lets go.
     static func dropCrashHandlers() {
-        crashHandlerHolders.withLock { holders in
+        TerminalSession.shared.crashHandlerHolders.withLock { holders in
             guard holders > 0 else { return }
             holders -= 1
             guard holders == 0 else { return }

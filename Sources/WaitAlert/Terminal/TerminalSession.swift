@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The process's terminal, as WaitAlert holds it: one object for the state every part of it
 /// shares — the terminal guard (frames, modes, signals, restores), the output relay (the capture
 /// of standard output and standard error, and the program's lines it prints itself when the
@@ -92,6 +84,14 @@ final class TerminalSession: Sendable {
     /// How many captured bytes the relay read and has not printed yet (kept for a signal handler
     /// that ends the program to print).
     let unprintedCount = Atomic<Int>(0)
+
+    /// How many parts hold the crash handlers now (the guard while active, the relay while it
+    /// captures): installed by the first, put back by the last.
+    let crashHandlerHolders = Mutex(0)
+    /// The C library's `_Fork` (a fork that is async-signal-safe), looked up before any handler
+    /// may need it, for the relay's hand-off from a signal handler; `nil` where there is none.
+    /// Written once, before the handlers are installed.
+    @exclusivity(unchecked) nonisolated(unsafe) var forkFromSignal: (@convention(c) () -> Int32)?
 
     // MARK: - The process groups of the commands the program runs
 
@@ -192,7 +192,7 @@ final class TerminalSession: Sendable {
     /// Counts an overlay write in ``writesInFlight``, before it checks ``mayWrite``; called under
     /// ``lock``, and followed by ``endWrite()`` once its system call has returned.
     func beginWrite() {
-        writer.store(currentThread(), ordering: .sequentiallyConsistent)
+        writer.store(Platform.currentThread(), ordering: .sequentiallyConsistent)
         writesInFlight.add(1, ordering: .sequentiallyConsistent)
     }
 
@@ -207,12 +207,12 @@ final class TerminalSession: Sendable {
     /// (the handler interrupted it) is not waited for, nor one that takes more than a second (a
     /// terminal that stopped reading). Async-signal-safe.
     func waitForWritesInFlight() {
-        let me = currentThread()
+        let me = Platform.currentThread()
         var waits = 0
         while writesInFlight.load(ordering: .sequentiallyConsistent) > 0,
             writer.load(ordering: .sequentiallyConsistent) != me, waits < 1000
         {
-            _ = poll(nil, 0, 1)
+            Platform.sleep(for: .milliseconds(1))
             waits += 1
         }
     }
@@ -224,12 +224,4 @@ final class TerminalSession: Sendable {
         _ = shared
     }
 
-    /// The calling thread, as a number. Async-signal-safe.
-    private func currentThread() -> UInt {
-        #if canImport(Darwin)
-            UInt(bitPattern: pthread_self())
-        #else
-            UInt(pthread_self())
-        #endif
-    }
 }
