@@ -147,18 +147,13 @@ struct Figures {
             }
             try? await Task.sleep(for: .seconds(1))  // gone
 
-            let threadTerminal = TimedTerminal()
-            let threadSpinner = BareThreadSpinner(terminal: threadTerminal)
-            try? await Task.sleep(for: .milliseconds(300))
-            let (floorCPU, floorMeasured) = await Self.idle(for: window, terminal: threadTerminal)
-            threadSpinner.stop()
+            let (floorCPU, floorMeasured) = await Self.idleBaseline(for: window) {
+                BareThreadSpinner(terminal: $0).stop
+            }
             floor.add(floorCPU, floorMeasured)
-
-            let indicatifTerminal = TimedTerminal()
-            let indicatifLoop = IndicatifTickLoop(terminal: indicatifTerminal)
-            try? await Task.sleep(for: .milliseconds(300))
-            let (indicatifCPU, indicatifMeasured) = await Self.idle(for: window, terminal: indicatifTerminal)
-            indicatifLoop.stop()
+            let (indicatifCPU, indicatifMeasured) = await Self.idleBaseline(for: window) {
+                IndicatifTickLoop(terminal: $0).stop
+            }
             indicatif.add(indicatifCPU, indicatifMeasured)
 
             let (tenCPU, tenMeasured, shown) = await idleTenRows(for: window)
@@ -187,11 +182,7 @@ struct Figures {
         let (mainCPU, _) = await Self.idle(for: baselineWindow, terminal: throughMain)
         mainAlert.dismiss()
         try? await Task.sleep(for: .seconds(1))
-        let bare = TimedTerminal()
-        let spinner = BareSpinner(terminal: bare)
-        try? await Task.sleep(for: .milliseconds(300))
-        let (bareCPU, _) = await Self.idle(for: baselineWindow, terminal: bare)
-        spinner.stop()
+        let (bareCPU, _) = await Self.idleBaseline(for: baselineWindow) { BareSpinner(terminal: $0).stop }
 
         let bytesPerSecond = Double(oneRow.bytes) / measuredSeconds
         let floorBytesPerSecond = Double(floor.bytes) / measuredSeconds
@@ -266,6 +257,19 @@ struct Figures {
             bytes += written.bytes
             writes += written.writes
         }
+    }
+
+    /// CPU seconds per second and what its terminal received over `window` of a baseline spinner
+    /// that `start` sets going on a terminal of its own (returning how to stop it), once settled.
+    private static func idleBaseline(
+        for window: Duration, _ start: (TimedTerminal) -> () -> Void
+    ) async -> (cpu: Double, written: TimedTerminal.Written) {
+        let terminal = TimedTerminal()
+        let stop = start(terminal)
+        try? await Task.sleep(for: .milliseconds(300))
+        let measured = await idle(for: window, terminal: terminal)
+        stop()
+        return measured
     }
 
     /// CPU seconds per second and what `terminal` received over `window` of doing nothing.

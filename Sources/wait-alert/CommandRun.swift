@@ -97,10 +97,10 @@ enum CommandRun {
     /// What `wait-alert` says when the command stopped or waits for keys.
     nonisolated static func hint(for attention: SubprocessAttention, pid: Int32) -> String {
         switch attention {
-        case .stopped(let signal) where signal == SIGTTIN || signal == SIGTTOU:
+        case .stopped(let signal) where Platform.isTerminalStop(signal):
             return "wait-alert: the command stopped (to read the terminal?); use < file. Ctrl-C ends it"
         case .stopped(let signal):
-            let name = CommandTermination.name(of: signal)
+            let name = Platform.signalName(signal)
             return "wait-alert: the command stopped (\(name)); if it needs the terminal, run it without wait-alert. "
                 + "kill -CONT \(pid) continues it, Ctrl-C ends it"
         case .wantsTerminal:

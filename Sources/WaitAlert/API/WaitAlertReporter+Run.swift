@@ -126,12 +126,12 @@ extension WaitAlertReporter {
             progressUnknown: progressUnknown, markFailing: markFailing,
             attention: { attention in
                 switch attention {
-                case .stopped(let signal) where SubprocessTermination.isTerminalStop(signal):
+                case .stopped(let signal) where Platform.isTerminalStop(signal):
                     log(
                         "\(name) stopped to use the terminal (a password prompt?), which it cannot under an alert; Ctrl-C ends it"
                     )
                 case .stopped(let signal):
-                    let signal = SubprocessTermination.name(of: signal)
+                    let signal = Platform.signalName(signal)
                     log("\(name) stopped (\(signal)); kill -CONT \(pid) continues it, Ctrl-C ends it")
                 case .wantsTerminal:
                     log(

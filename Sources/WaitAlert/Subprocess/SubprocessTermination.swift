@@ -17,14 +17,7 @@ package enum SubprocessTermination: Equatable, Sendable, CustomStringConvertible
     package var description: String {
         switch self {
         case .exited(let status): "exit status \(status)"
-        case .signaled(let signal): "killed by \(Self.name(of: signal))"
+        case .signaled(let signal): "killed by \(Platform.signalName(signal))"
         }
     }
-
-    /// Whether `signal` stopped a process for using its terminal from the background (SIGTTIN,
-    /// SIGTTOU): a password prompt, most often.
-    package static func isTerminalStop(_ signal: Int32) -> Bool { Platform.isTerminalStop(signal) }
-
-    /// `SIGINT`, or `signal 42` for one without a usual name.
-    package static func name(of signal: Int32) -> String { Platform.signalName(signal) }
 }

@@ -52,7 +52,7 @@ public struct WaitAlertCommandError: Error, Sendable, Hashable, CustomStringConv
         case .exited(let status):
             return "\(name) exited with status \(status)"
         case .signaled(let signal):
-            return "\(name) was ended by \(SubprocessTermination.name(of: signal))"
+            return "\(name) was ended by \(Platform.signalName(signal))"
         case .notStarted(let code):
             let place = workingDirectory.map { " in \($0)" } ?? ""
             return "cannot run \(name)\(place): \(Platform.errorDescription(code))"

@@ -116,7 +116,7 @@ enum ForcedExitLines {
 
     /// Writes `milliseconds` the way final lines say how long work ran — `0.4s`, `12.0s`,
     /// `2m 5s`, `3h 12m` — into `buffer`; returns how many bytes it took. Async-signal-safe: no
-    /// allocation, session.forcedExitDigits by division.
+    /// allocation, digits by division.
     static func seconds(milliseconds: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var offset = 0
         func put(_ byte: UInt8) {

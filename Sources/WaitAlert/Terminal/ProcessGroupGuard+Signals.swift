@@ -189,14 +189,7 @@ extension ProcessGroupGuard {
     /// Makes what the handlers read before any of them can run.
     static func prepareHandlersForSignals() {
         _ = interruptionPolicy.load(ordering: .relaxed)
-        _ = TerminalSession.shared.groupsPassedOn.load(ordering: .relaxed)
-        _ = TerminalSession.shared.groupsPassedOnAt.load(ordering: .relaxed)
-        _ = TerminalSession.shared.groupsPasses.load(ordering: .relaxed)
-        _ = TerminalSession.shared.groupsKilled.load(ordering: .relaxed)
-        _ = TerminalSession.shared.commandStarts.load(ordering: .relaxed)
-        _ = TerminalSession.shared.groupsStoppedAt.load(ordering: .relaxed)
-        _ = TerminalSession.shared.stopsPassedOn.load(ordering: .relaxed)
-        _ = TerminalSession.shared.handlesStops.load(ordering: .relaxed)
+        TerminalSession.prepareForSignals()
         OutputRelay.prepareForSignals()
     }
 

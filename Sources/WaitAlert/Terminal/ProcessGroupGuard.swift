@@ -81,8 +81,7 @@ package enum ProcessGroupGuard {
     /// not run lazy initialisation).
     static func prepareForSignals() {
         _ = slots.count
-        _ = TerminalSession.shared.cancellingSignal.load(ordering: .relaxed)
-        _ = TerminalSession.shared.terminationCancels.load(ordering: .relaxed)
+        TerminalSession.prepareForSignals()
         prepareHandlersForSignals()
     }
 }

@@ -27,7 +27,7 @@ extension TerminalGuard {
     static func holdCrashHandlers() {
         TerminalSession.prepareForSignals()
         OutputRelay.prepareForSignals()
-        TerminalSession.shared.crashHandlerHolders.withLock { holders in
+        session.crashHandlerHolders.withLock { holders in
             holders += 1
             guard holders == 1 else { return }
             var action = sigaction()
@@ -48,7 +48,7 @@ extension TerminalGuard {
 
     /// Puts the previous crash handlers back once the last holder lets go.
     static func dropCrashHandlers() {
-        TerminalSession.shared.crashHandlerHolders.withLock { holders in
+        session.crashHandlerHolders.withLock { holders in
             guard holders > 0 else { return }
             holders -= 1
             guard holders == 0 else { return }
@@ -64,7 +64,7 @@ extension TerminalGuard {
     /// back (the region erased, paste bracketing off, the modes restored), then the signal
     /// goes on to what handled it before (the runtime's crash report, or the default action).
     private static func handleCrash(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
-        TerminalSession.shared.endFromSignal()
+        session.endFromSignal()
         eraseIfDrawn()
         OutputRelay.releaseFromSignal()
         OutputRelay.handOffAtEnd(fromSignal: true)

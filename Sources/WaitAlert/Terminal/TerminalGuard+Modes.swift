@@ -26,7 +26,7 @@ extension TerminalGuard {
         /// process is its foreground (and canonical mode and signal keys too, for a prompt, when
         /// `raw`). Under ``TerminalGuard/state``'s lock.
         static func block(sameAs output: Int32, raw: Bool = false) {
-            guard TerminalSession.shared.modesChanged.load(ordering: .sequentiallyConsistent) < 0,
+            guard session.modesChanged.load(ordering: .sequentiallyConsistent) < 0,
                 let descriptor = foregroundInput(sameAs: output)
             else { return }
             var saved = termios()
@@ -44,22 +44,22 @@ extension TerminalGuard {
                     cc[Int(VTIME)] = 0
                 }
             }
-            while TerminalSession.shared.modesReaders.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
+            while session.modesReaders.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
             context.savedModes.pointee = saved
             guard tcsetattr(descriptor, TCSANOW, &modes) == 0 else { return }
-            TerminalSession.shared.modesChanged.store(descriptor, ordering: .sequentiallyConsistent)
+            session.modesChanged.store(descriptor, ordering: .sequentiallyConsistent)
         }
 
         /// Puts back the modes saved by ``block(sameAs:)``, if they were changed and not restored
         /// yet, when this process is in the terminal's foreground; a job in the background leaves
         /// the terminal to the shell. Keys typed meanwhile are kept. Async-signal-safe.
         static func restore() {
-            TerminalSession.shared.modesReaders.add(1, ordering: .sequentiallyConsistent)
-            let descriptor = TerminalSession.shared.modesChanged.exchange(-1, ordering: .sequentiallyConsistent)
+            session.modesReaders.add(1, ordering: .sequentiallyConsistent)
+            let descriptor = session.modesChanged.exchange(-1, ordering: .sequentiallyConsistent)
             if descriptor >= 0, Platform.isForeground(descriptor) {
                 _ = tcsetattr(descriptor, TCSANOW, context.savedModes)
             }
-            TerminalSession.shared.modesReaders.subtract(1, ordering: .sequentiallyConsistent)
+            session.modesReaders.subtract(1, ordering: .sequentiallyConsistent)
         }
 
         /// Standard input, when it is the same terminal device as `output` and this process group

@@ -135,7 +135,7 @@ extension TerminalGuard {
             // A forced exit: the alerts still running leave their final lines under what the
             // program printed.
             ProcessGroupGuard.killFromSignal()
-            TerminalSession.shared.endFromSignal()
+            session.endFromSignal()
             eraseIfDrawn()
             TerminalModes.restore()
             OutputRelay.releaseFromSignal()
@@ -143,10 +143,10 @@ extension TerminalGuard {
             OutputRelay.handOffAtEnd(fromSignal: true)
             _exit(130)
         case SIGINT:
-            TerminalSession.shared.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
+            session.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
             notify(signal)
         case let signal where cancelsWork(signal) && session.interrupts.add(1, ordering: .relaxed).newValue == 1:
-            TerminalSession.shared.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
+            session.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
             notify(SIGINT)  // cancels the work like a first Ctrl-C
         case SIGWINCH:
             OutputRelay.followWindowSize()
@@ -166,7 +166,7 @@ extension TerminalGuard {
             // nothing draws after the restore, and processes still writing through the capture
             // keep a working output.
             let ends = endsProgram(signal)
-            if ends { TerminalSession.shared.endFromSignal() }
+            if ends { session.endFromSignal() }
             restoreFromSignal()
             OutputRelay.releaseFromSignal()
             if ends { OutputRelay.handOffAtEnd(fromSignal: true) }
@@ -179,7 +179,7 @@ extension TerminalGuard {
     /// work (``TerminalOverlay/ProcessIntegration/cancelsOnTermination``). Async-signal-safe.
     private static func cancelsWork(_ signal: Int32) -> Bool {
         (signal == SIGTERM || signal == SIGHUP)
-            && TerminalSession.shared.terminationCancels.load(ordering: .sequentiallyConsistent)
+            && session.terminationCancels.load(ordering: .sequentiallyConsistent)
     }
 
     /// What `SIGCONT` does after a stop: the `SIGTSTP` handler back, the overlay free to draw,
@@ -189,7 +189,7 @@ extension TerminalGuard {
             sigaction(SIGTSTP, context.handlerAction, nil)
         }
         session.suspended.store(false, ordering: .relaxed)
-        TerminalSession.shared.quieted.store(false, ordering: .sequentiallyConsistent)
+        session.quieted.store(false, ordering: .sequentiallyConsistent)
         ProcessGroupGuard.continueFromSignal()
         // Also a job started in the background and brought to the foreground (`fg` sends
         // SIGCONT): the overlay checks where it now is and draws if it may.
@@ -232,8 +232,8 @@ extension TerminalGuard {
     /// the overlay: no overlay write starts from now on, and one already under way on another
     /// thread is waited for (``TerminalSession/waitForWritesInFlight()``).
     private static func restoreFromSignal() {
-        TerminalSession.shared.quieted.store(true, ordering: .sequentiallyConsistent)
-        TerminalSession.shared.waitForWritesInFlight()
+        session.quieted.store(true, ordering: .sequentiallyConsistent)
+        session.waitForWritesInFlight()
         eraseIfDrawn()
         TerminalModes.restore()
     }

@@ -162,7 +162,7 @@ enum TerminalGuard {
     static func activate(_ state: inout State) {
         guard let latest = state.holds.last?.hold else { return }
         guard !session.active.load(ordering: .relaxed), !session.exited.load(ordering: .relaxed),
-            !TerminalSession.shared.ended.load(ordering: .sequentiallyConsistent)
+            !session.ended.load(ordering: .sequentiallyConsistent)
         else { return }
         uninstall(&state)  // a guard left installed by a stop that never resumed
         session.output.store(state.holds[0].hold.output, ordering: .sequentiallyConsistent)
@@ -188,11 +188,11 @@ enum TerminalGuard {
     /// output relay erased stay off the record until the overlay draws them again (in a frame
     /// written with ``write(to:composing:)``, which records it).
     static func setDrawn(_ isDrawn: Bool) {
-        TerminalSession.shared.lock.withLock { _ in
-            guard !(isDrawn && TerminalSession.shared.erasedByRelay.load(ordering: .sequentiallyConsistent)) else {
+        session.lock.withLock { _ in
+            guard !(isDrawn && session.erasedByRelay.load(ordering: .sequentiallyConsistent)) else {
                 return
             }
-            TerminalSession.shared.drawn.store(isDrawn, ordering: .sequentiallyConsistent)
+            session.drawn.store(isDrawn, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -202,7 +202,7 @@ enum TerminalGuard {
     /// (``blockInputAgain()``). Under ``state``'s lock, while active.
     static func applyInput(_ input: InputWish, _ state: inout State) {
         guard input != state.input, session.active.load(ordering: .relaxed),
-            !TerminalSession.shared.ended.load(ordering: .sequentiallyConsistent)
+            !session.ended.load(ordering: .sequentiallyConsistent)
         else { return }
         state.input = input
         if input == .asTyped {
@@ -219,7 +219,7 @@ enum TerminalGuard {
     static func blockInputAgain() {
         state.withLock { state in
             guard session.active.load(ordering: .relaxed),
-                !TerminalSession.shared.ended.load(ordering: .sequentiallyConsistent),
+                !session.ended.load(ordering: .sequentiallyConsistent),
                 state.input != .asTyped
             else { return }
             TerminalModes.block(
@@ -254,9 +254,9 @@ enum TerminalGuard {
     static func deactivate(_ state: inout State) {
         session.active.store(false, ordering: .releasing)
         state.input = .asTyped
-        TerminalSession.shared.lock.withLock { _ in
-            TerminalSession.shared.drawn.store(false, ordering: .sequentiallyConsistent)
-            TerminalSession.shared.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+        session.lock.withLock { _ in
+            session.drawn.store(false, ordering: .sequentiallyConsistent)
+            session.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
         }
         uninstall(&state)
         letGoOfCrashHandlers(&state)
@@ -292,17 +292,17 @@ enum TerminalGuard {
         to terminal: any WaitAlertTerminal, composing compose: () -> (bytes: [UInt8], leaves: Screen?)
     ) -> Bool {
         guard !session.exited.load(ordering: .acquiring) else { return false }
-        return TerminalSession.shared.lock.withLock { _ in
+        return session.lock.withLock { _ in
             guard !session.exited.load(ordering: .relaxed) else { return false }
-            TerminalSession.shared.beginWrite()
-            defer { TerminalSession.shared.endWrite() }
+            session.beginWrite()
+            defer { session.endWrite() }
             // Dropped, not failed: after `SIGCONT` the overlay draws afresh.
-            guard TerminalSession.shared.mayWrite else { return true }
+            guard session.mayWrite else { return true }
             let (bytes, leaves) = compose()
             if let leaves {
-                TerminalSession.shared.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-                TerminalSession.shared.rowsAboveCursor.store(leaves.rowsAboveCursor, ordering: .sequentiallyConsistent)
-                TerminalSession.shared.drawn.store(leaves.drawn, ordering: .sequentiallyConsistent)
+                session.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+                session.rowsAboveCursor.store(leaves.rowsAboveCursor, ordering: .sequentiallyConsistent)
+                session.drawn.store(leaves.drawn, ordering: .sequentiallyConsistent)
             }
             return bytes.isEmpty || terminal.write(bytes)
         }
@@ -311,8 +311,8 @@ enum TerminalGuard {
     /// The overlay saw that the relay erased its lines and will draw them afresh: they are off the
     /// record until it does.
     static func noteRelayEraseSeen() {
-        TerminalSession.shared.lock.withLock { _ in
-            TerminalSession.shared.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+        session.lock.withLock { _ in
+            session.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -322,15 +322,15 @@ enum TerminalGuard {
         _ bytes: [UInt8], to terminal: any WaitAlertTerminal, brokenPipeSignalBlocked: Bool = false
     ) {
         guard !session.exited.load(ordering: .acquiring) else { return }
-        TerminalSession.shared.lock.withLock { _ in
+        session.lock.withLock { _ in
             guard !session.exited.load(ordering: .relaxed),
-                TerminalSession.shared.drawn.load(ordering: .sequentiallyConsistent)
+                session.drawn.load(ordering: .sequentiallyConsistent)
             else {
                 return
             }
-            TerminalSession.shared.beginWrite()
-            defer { TerminalSession.shared.endWrite() }
-            guard TerminalSession.shared.mayWrite else { return }
+            session.beginWrite()
+            defer { session.endWrite() }
+            guard session.mayWrite else { return }
             if brokenPipeSignalBlocked, let standardError = terminal as? WaitAlertStandardError {
                 _ = standardError.write(bytes, brokenPipeSignalBlocked: true)
             } else {
@@ -344,7 +344,7 @@ enum TerminalGuard {
         session.exited.store(true, ordering: .releasing)
         state.withLock { _ in
             guard session.active.exchange(false, ordering: .acquiringAndReleasing) else { return }
-            TerminalSession.shared.lock.withLock { _ in eraseIfDrawn() }
+            session.lock.withLock { _ in eraseIfDrawn() }
             TerminalModes.restore()
         }
         // Then what the program printed under the overlay and was not shown yet (outside the
@@ -365,8 +365,8 @@ enum TerminalGuard {
         let wasActive = state.withLock { state -> Bool in
             let wasActive = session.active.exchange(false, ordering: .acquiringAndReleasing)
             if wasActive {
-                TerminalSession.shared.lock.withLock { _ in
-                    TerminalSession.shared.quieted.store(true, ordering: .sequentiallyConsistent)
+                session.lock.withLock { _ in
+                    session.quieted.store(true, ordering: .sequentiallyConsistent)
                     eraseIfDrawn()
                 }
                 TerminalModes.restore()
@@ -378,13 +378,13 @@ enum TerminalGuard {
         guard wasActive else { return }
         OutputRelay.shared.withLock { $0 }?.release()
         kill(getpid(), SIGINT)
-        TerminalSession.shared.quieted.store(false, ordering: .sequentiallyConsistent)
+        session.quieted.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Writes the restore bytes if overlay lines are on screen and this process is in the
     /// terminal's foreground. Async-signal-safe.
     static func eraseIfDrawn() {
-        let erases = TerminalSession.shared.drawn.exchange(false, ordering: .sequentiallyConsistent)
+        let erases = session.drawn.exchange(false, ordering: .sequentiallyConsistent)
         let clearsTaskbar = session.taskbarShown.exchange(false, ordering: .sequentiallyConsistent)
         let endsPaste = session.pasteBracketed.exchange(false, ordering: .sequentiallyConsistent)
         guard erases || clearsTaskbar || endsPaste else { return }
@@ -397,8 +397,7 @@ enum TerminalGuard {
                 UnsafeRawBufferPointer(rebasing: context.clearTaskbar[..<count]), to: output)
         }
         if erases {
-            for _ in 0..<min(TerminalSession.shared.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent), 64)
-            {
+            for _ in 0..<min(session.rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent), 64) {
                 _ = Platform.writeAll(UnsafeRawBufferPointer(context.cursorUp), to: output)
             }
             _ = Platform.writeAll(UnsafeRawBufferPointer(context.restore), to: output)
