@@ -7,7 +7,8 @@ function or a global declared at the top level of a file in the other folder (co
 string literals do not count). The script prints the graph it found and fails when an edge is not
 in ALLOWED, or when the graph has a cycle.
 
-Files that import the C library must be in SYSTEM_FOLDERS or listed in C_IMPORT_EXCEPTIONS.
+Files that import the C library must be in SYSTEM_FOLDERS or listed in C_IMPORT_EXCEPTIONS. Files in
+TERMINAL_HOLDERS reach the terminal through `TerminalSession`: they may not name TERMINAL_INTERNALS.
 
 Files are checked the same way: a type's files (`Type.swift` and its extensions `Type+Concern.swift`)
 are one unit, and no two units may name each other's declarations, directly or through others.
@@ -45,10 +46,6 @@ ALLOWED = {
 # `Platform` (Process/) instead; the files listed after still import it, each for its reason.
 SYSTEM_FOLDERS = {"Process", "Terminal", "Subprocess"}
 C_IMPORT_EXCEPTIONS = {
-    # Questions read keys and change the terminal's modes themselves (they move under the terminal
-    # session next).
-    "Overlay/StandardInputPrompt.swift",
-    "Overlay/TerminalPrompt.swift",
     # The socket child processes report through: accept, recv, poll, non-blocking descriptors.
     "Remote/ChildProcessReports.swift",
     # `exp`: the standard library has no exponential, and the estimator is pure (a floor itself).
@@ -56,6 +53,13 @@ C_IMPORT_EXCEPTIONS = {
     # `pthread_self` inside `advance`, which is inlined into callers.
     "Reporting/ReportMailbox+Counts.swift",
 }
+# The terminal's internals: its shared state and the parts behind the terminal session. The layers
+# that hold the terminal (the overlay, questions, the line modes) and the composition root reach
+# it through `TerminalSession` only; Subprocess (beside the overlay, on the terminal) runs the
+# commands' process groups with it.
+TERMINAL_INTERNALS = {"TerminalGuard", "TerminalState", "OutputRelay", "ForcedExitLines", "ProcessGroupGuard"}
+TERMINAL_HOLDERS = {"Overlay", "API", "Presentation", "Remote", "Prompting", "Rendering", "Reporting"}
+
 C_IMPORT = re.compile(r"^\s*(?:public |package |@preconcurrency )*import (?:Glibc|Musl|Darwin|Android|WinSDK)\b", re.M)
 
 # A top-level declaration another file can name (private and fileprivate ones cannot).
@@ -181,6 +185,13 @@ def main():
                 failed = True
                 uses = ", ".join(sorted(edges[(folder, other)])[:5])
                 print(f"  error: {folder} must not depend on {other} ({uses})")
+    for folder in sorted(TERMINAL_HOLDERS & set(folders)):
+        for name, source in files[folder]:
+            named = sorted(TERMINAL_INTERNALS & set(re.findall(r"\b[A-Za-z_]\w*\b", source)))
+            if named:
+                failed = True
+                print(f"  error: {folder}/{name} names the terminal's internals ({', '.join(named)}): "
+                      "ask the TerminalSession")
     if not acyclic(ALLOWED):
         print("error: the allowed layers have a cycle")
         failed = True

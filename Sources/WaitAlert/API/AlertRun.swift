@@ -77,7 +77,7 @@ func finishAlert(
     if ChildProcessReports.isServing.load(ordering: .relaxed) { await ChildProcessReports.settle(session) }
     let timedOut = presenter.end(session, with: outcome, at: endedAt)
     let shown = !presenter.renderers.isEmpty
-    let signal = TerminalSession.shared.cancellingSignal.load(ordering: .sequentiallyConsistent)
+    let signal = TerminalSession.process.cancellingSignal
     if timedOut {
         if shown { ShownErrors.record(WaitAlertTimeoutError(), signal: 0) }
         throw WaitAlertTimeoutError()

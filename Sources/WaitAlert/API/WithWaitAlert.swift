@@ -114,7 +114,7 @@ private func beginAlert(
     var timing = timing
     if let timeout { timing = try (timing ?? presenter.timing).withTimeout(timeout) }
     // A signal that cancelled earlier work no longer counts once new work begins on its own.
-    if !presenter.hasAlerts { TerminalSession.shared.cancellingSignal.store(0, ordering: .sequentiallyConsistent) }
+    if !presenter.hasAlerts { TerminalSession.process.forgetCancellingSignal() }
     let session = presenter.beginTopLevel(title, timing: timing, mailbox: mailbox)
     session.attach(cancel: cancellation.cancel)
     cancellation.whenRequested(mailbox.cancelling)

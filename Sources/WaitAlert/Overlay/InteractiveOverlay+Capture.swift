@@ -1,4 +1,4 @@
-/// The program's own output while lines show (caught through the ``OutputRelay`` and printed
+/// The program's own output while lines show (caught through the terminal session's capture and printed
 /// above them), and prompts asked on the terminal.
 extension InteractiveOverlay {
     /// Whether a prompt shows and the program's output is caught meanwhile.
@@ -8,15 +8,12 @@ extension InteractiveOverlay {
     /// the grace delay writes through what it inherited) until none is left, in the foreground.
     func updateCapture() {
         let shouldCapture =
-            integration.capturesOutput && isStandardError && !stopped && !region.isDetached
+            integration.capturesOutput && session != nil && !stopped && !region.isDetached
             && (promptKeepsCapture
                 || suspensions == 0 && (!guarding.running.isEmpty || region.hasRows || !screen.isEmpty))
-        if shouldCapture, capture.relay == nil, let relay = OutputRelay.relay() {
-            let wake: @Sendable () -> Void = { [weak self] in Task { @MainActor in self?.outputArrived() } }
-            let erase: @Sendable (Int) -> String = { "\r" + OverlayScreen.up($0) + OverlayScreen.eraseFromCursorRow }
-            if relay.capture(wake: wake, eraseRegion: erase) {
-                self.capture.relay = relay
-                TerminalGuard.holdCrashHandlers()  // a crash gives the descriptors back
+        if shouldCapture, capture.relay == nil, let session {
+            capture.relay = session.startCapture(events: terminalEvents()) {
+                "\r" + OverlayScreen.up($0) + OverlayScreen.eraseFromCursorRow
             }
         } else if !shouldCapture {
             releaseOutput()
@@ -25,15 +22,13 @@ extension InteractiveOverlay {
 
     /// Gives the program its own descriptors back; what it wrote and was not shown yet follows.
     func releaseOutput() {
-        guard let relay = capture.relay else { return }
+        guard let relay = capture.relay, let session else { return }
         self.capture.relay = nil
         capture.capturedPartials = 0
-        defer { TerminalGuard.dropCrashHandlers() }
-        if relay.release() {
+        if session.endCapture(relay) {
             // The relay printed over the lines and they were not drawn since: the next draw
             // draws them afresh, and records them as drawn again.
             screen.markErased(cursorShown: false)
-            TerminalGuard.noteRelayEraseSeen()
             markDirty()
         }
     }
@@ -42,29 +37,30 @@ extension InteractiveOverlay {
     /// region, before a line for something that happens now: what the program wrote before it
     /// comes out before it. Under the terminal guard's lock, as a frame collects them.
     func absorbCapturedLines() {
-        guard let relay = capture.relay, isStandardError, !stopped, !region.isDetached else { return }
-        _ = TerminalGuard.write(to: terminal) {
+        guard let relay = capture.relay, let session, !stopped, !region.isDetached else { return }
+        _ = session.write(to: terminal) {
             let collected = relay.collect()
             if collected.erasedRegion { screen.markErased(cursorShown: false) }
             region.printAbove(
                 collected.lines.map { (TextSanitizer.keepingColors($0.text), TextSanitizer.line($0.text)) })
-            return []
+            return ([], nil)
         }
     }
 
     /// The program wrote something while lines show: it is printed above them now (after the
     /// record lines of rows that ended before it).
-    private func outputArrived() {
+    func outputArrived() {
         guard capture.relay != nil, !stopped, !region.isDetached else { return }
         region.recordEndedRows()
         markDirty()
         flush(at: region.lastInstant)
     }
 
-    /// Whether standard output is the terminal standard error is (so a line for it can go above
-    /// the region).
-    static func standardOutputIsStandardError() -> Bool {
-        Platform.isSameTerminal(OutputRelay.real(Platform.standardOutput), OutputRelay.real(Platform.standardError))
+    /// Whether the overlay draws on standard error and standard output is the same terminal (so a
+    /// line for it can go above the region).
+    func standardOutputIsStandardError() -> Bool {
+        guard let session else { return false }
+        return Platform.isSameTerminal(session.real(Platform.standardOutput), session.real(Platform.standardError))
     }
 
     // MARK: - Prompts
@@ -72,10 +68,10 @@ extension InteractiveOverlay {
     /// Asks `prompt` on the terminal when standard input is the same terminal, in the
     /// foreground; returns `false` otherwise.
     func present(_ prompt: WaitAlertPrompt) -> Bool {
-        guard isStandardError, !stopped, !region.isDetached, capture.promptDriver == nil, TerminalPrompt.canAsk(),
-            let terminal = terminal as? WaitAlertStandardError
+        guard let session, !stopped, !region.isDetached, capture.promptDriver == nil,
+            TerminalPrompt.canAsk(on: session)
         else { return false }
-        let driver = TerminalPrompt(prompt, terminal: terminal, colors: colors) { [weak self] in
+        let driver = TerminalPrompt(prompt, session: session, colors: colors) { [weak self] in
             self?.capture.promptDriver = nil
             self?.resume()
             self?.updateCapture()  // still suspended (`withAlertsSuspended`): the capture ends

@@ -9,7 +9,7 @@ extension InteractiveOverlay {
     /// window shrank below a line's length.
     func terminalDidResize() {
         guard !stopped else { return }
-        if capture.relay != nil { OutputRelay.followWindowSize() }
+        if capture.relay != nil { session?.followWindowSize() }
         refreshPlacement()
         markDirty()
         flush(at: region.lastInstant)
@@ -22,7 +22,7 @@ extension InteractiveOverlay {
     /// the rows below the cursor, which rests on the region's first row.
     func windowResized() {
         guard !stopped else { return }
-        if capture.relay != nil { OutputRelay.followWindowSize() }
+        if capture.relay != nil { session?.followWindowSize() }
         // For a while the region is no taller than the shortest window seen: a frame that lands
         // in a window shortened again meanwhile still fits.
         if let rows = terminal.rows { guarding.shortestRows = min(guarding.shortestRows ?? rows, rows) }
@@ -83,7 +83,7 @@ extension InteractiveOverlay {
     /// background nothing is drawn until the program is brought back.
     func terminalDidResume() {
         guard !stopped, guarding.hold != nil else { return }
-        if !region.isDetached, !screen.isEmpty, !TerminalSession.shared.drawn.load(ordering: .sequentiallyConsistent) {
+        if !region.isDetached, !screen.isEmpty, session?.isDrawn == false {
             // The stop erased the lines: nothing of ours is on screen. Lines still waiting are
             // printed as plain lines; input is blocked again only once the region is drawn again
             // (the guard blocked it again on `SIGCONT` in the foreground).
@@ -171,34 +171,42 @@ extension InteractiveOverlay {
     /// whether lines are on screen; blocks input only in the foreground, while some alert still
     /// waits for its work.
     func updateGuard() {
-        let shouldGuard = (region.hasRows || !screen.isEmpty) && isStandardError && suspensions == 0
+        guard let session else { return }
+        let shouldGuard = (region.hasRows || !screen.isEmpty) && suspensions == 0
         if shouldGuard, guarding.hold == nil {
             guarding.inputBlocked = false
-            guarding.hold = TerminalGuard.take(
-                TerminalGuard.Hold(
-                    output: WaitAlertStandardError.shared.descriptor,
-                    handlesSignals: integration.handlesSignals,
-                    handlers: handlers()))
-            if capture.relay != nil { OutputRelay.followWindowSize() }  // resized before the handler was in place
+            guarding.hold = session.take(
+                .init(
+                    output: session.standardError.descriptor, handlesSignals: integration.handlesSignals,
+                    events: terminalEvents()))
+            if capture.relay != nil { session.followWindowSize() }  // resized before the handler was in place
         } else if !shouldGuard, guarding.hold != nil {
             if !promptKeepsCapture { releaseOutput() }
             releaseGuard()
         }
         guard let hold = guarding.hold else { return }
-        TerminalGuard.setDrawn(!region.isDetached && !screen.isEmpty)
+        session.setDrawn(!region.isDetached && !screen.isEmpty)
         let shouldBlock = integration.blocksInput && !guarding.running.isEmpty && !region.isDetached
         if shouldBlock != guarding.inputBlocked {
             guarding.inputBlocked = shouldBlock
-            TerminalGuard.setInput(shouldBlock ? .hidden : .asTyped, of: hold)
+            session.setInput(shouldBlock ? .hidden : .asTyped, of: hold)
         }
     }
 
-    private func handlers() -> TerminalGuard.Handlers {
-        TerminalGuard.Handlers(
-            interrupt: { [weak self] in Task { @MainActor in self?.interrupt() } },
-            resize: { [weak self] in Task { @MainActor in self?.windowResized() } },
-            resume: { [weak self] in Task { @MainActor in self?.terminalDidResume() } }
-        )
+    /// Where the terminal's events go: every one to ``handle(_:)``, on the main actor, in order.
+    func terminalEvents() -> TerminalEvents {
+        { [weak self] event in self?.handle(event) }
+    }
+
+    /// What the terminal told the overlay: a Ctrl-C, a resize, a resume after a stop, the
+    /// program's output.
+    private func handle(_ event: TerminalEvent) {
+        switch event {
+        case .interrupt: interrupt()
+        case .resize: windowResized()
+        case .resume: terminalDidResume()
+        case .outputArrived: outputArrived()
+        }
     }
 
     /// Tracks which alerts still wait for their work; once every work a Ctrl-C interrupted has
@@ -209,7 +217,7 @@ extension InteractiveOverlay {
         } else {
             guarding.running.remove(alert)
             if guarding.interrupted.remove(alert) != nil, guarding.interrupted.isEmpty {
-                TerminalGuard.resetInterrupts()
+                session?.resetInterrupts()
             }
         }
     }
@@ -219,7 +227,7 @@ extension InteractiveOverlay {
     /// what Ctrl-C would have done without the overlay.
     private func interrupt() {
         guarding.interrupted.formUnion(guarding.running)
-        guard context?.cancelAllWork() == true else { return TerminalGuard.passOnInterrupt() }
+        guard context?.cancelAllWork() == true else { return session?.passOnInterrupt() ?? () }
         markDirty()
         flush(at: region.lastInstant)
     }
@@ -227,7 +235,7 @@ extension InteractiveOverlay {
     /// The notice under the rows while work a Ctrl-C cancelled still runs, and one more Ctrl-C
     /// ends the program: `Press Ctrl-C again to quit`, aligned with the rows' texts.
     func interruptNotice() -> [(key: Key, line: OverlayScreen.Line)] {
-        guard !guarding.interrupted.isEmpty, integration.handlesSignals, isStandardError else { return [] }
+        guard !guarding.interrupted.isEmpty, integration.handlesSignals, session != nil else { return [] }
         let line = OverlayScreen.Line(
             glyph: nil, text: InterruptedEndings.hint, style: colors ? .yellow : .plain, indent: 1)
         return [(.notice, line)]
@@ -237,12 +245,12 @@ extension InteractiveOverlay {
     /// cancelled work goes on): one for each top-level alert whose work runs, with the time it
     /// has run by then. Published again only when they change.
     func publishForcedExitLines() {
-        guard isStandardError, integration.handlesSignals else { return }
+        guard let session, integration.handlesSignals else { return }
         let endings = guarding.interruptedEndings.endings
         guard endings != guarding.publishedEndings else { return }
         guarding.publishedEndings = endings
-        ForcedExitLines.publish(
-            endings.map { ForcedExitLines.Line(text: $0.text, elapsed: region.lastInstant - $0.began) },
+        session.publishForcedExitLines(
+            endings.map { .init(text: $0.text, elapsed: region.lastInstant - $0.began) },
             color: colors ? "33" : nil)
     }
 
@@ -260,6 +268,6 @@ extension InteractiveOverlay {
         guard let hold = guarding.hold else { return }
         guarding.hold = nil
         guarding.inputBlocked = false
-        TerminalGuard.release(hold)
+        session?.release(hold)
     }
 }

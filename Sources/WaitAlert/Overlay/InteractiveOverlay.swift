@@ -28,8 +28,9 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     let terminal: any WaitAlertTerminal
     let integration: Integration
-    /// Whether the overlay draws on the process's standard error, which the terminal guard protects.
-    let isStandardError: Bool
+    /// The process's terminal, when the overlay draws on its standard error; `nil` on any other
+    /// terminal (which it only writes to).
+    let session: TerminalSession?
     let colors: Bool
     // `@exclusivity(unchecked)` on the state below, as on the presenter's, the sessions' and the
     // scheduler's: it is read and written only on the main actor, tens of times an alert, never
@@ -67,13 +68,13 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         /// Whether the last frame was dropped because the program is stopping (Ctrl-Z): the lines
         /// it was to print wait for the next draw.
         var frameDropped = false
-        /// The terminal guard's count of stops when the last frame was drawn.
-        var seenStops = TerminalSession.shared.stops.load(ordering: .sequentiallyConsistent)
+        /// The terminal's count of stops when the last frame was drawn.
+        var seenStops = 0
     }
 
     /// The capture of the program's output, and the question drawn over it.
     struct Capture {
-        var relay: OutputRelay?
+        var relay: TerminalSession.Capture?
         /// How many of the program's unfinished lines the last frame showed.
         var capturedPartials = 0
         var promptDriver: TerminalPrompt?
@@ -83,7 +84,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// The overlay's hold on the terminal guard and what it knows of the work it may interrupt.
     struct Guarding {
         /// The hold while the overlay has lines to show, and whether it asks for input blocked.
-        var hold: TerminalGuard.HoldID?
+        var hold: TerminalSession.HoldID?
         var inputBlocked = false
         var running: Set<WaitAlertID> = []
         var interrupted: Set<WaitAlertID> = []
@@ -112,11 +113,11 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     init(
         terminal: any WaitAlertTerminal, ending: Ending, colors: Bool, integration: Integration,
-        failureLogLines: Int = 5, taskbar: Bool = false
+        failureLogLines: Int = 5, taskbar: Bool = false, session: TerminalSession = .process
     ) {
         self.terminal = terminal
         self.integration = integration
-        self.isStandardError = WaitAlertStandardError.isProcessStandardError(terminal)
+        self.session = session.owns(terminal) ? session : nil
         self.colors = colors
         self.region = TaskRegion(
             style: TaskRegion.Style(
@@ -124,10 +125,9 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
                 unicode: Self.localeIsUTF8(environmentVariables(["LC_ALL", "LC_CTYPE", "LANG"])),
                 showsTaskbar: taskbar, failureLogLines: failureLogLines))
         self.screen.columns = terminal.columns ?? 80
-        if isStandardError { TerminalGuard.installExitHook() }
-        if isStandardError, taskbar {
-            TerminalGuard.prepareTaskbarClear(Array(TaskbarProgress.State.cleared.sequence.utf8))
-        }
+        self.session?.installExitHook()
+        if taskbar { self.session?.prepareTaskbarClear(Array(TaskbarProgress.State.cleared.sequence.utf8)) }
+        frames.seenStops = self.session?.stops ?? 0
     }
 
     var wantsFrames: Bool { true }
@@ -136,10 +136,10 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         self.context = context
         guard let now = context.systemClockNow else { return }
         let terminal = terminal
-        let isStandardError = isStandardError
+        let session = session
         frames.ticker = SpinnerTicker(now: now) { bytes in
-            if isStandardError {
-                TerminalGuard.writeIfDrawn(bytes, to: terminal, brokenPipeSignalBlocked: true)
+            if let session {
+                session.writeIfDrawn(bytes, to: terminal, brokenPipeSignalBlocked: true)
             } else {
                 _ = terminal.write(bytes)
             }
@@ -204,7 +204,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         guard !stopped, !region.isDetached, prompting || suspensions == 0,
             prompting || region.hasRows || !screen.isEmpty
         else { return false }
-        if stream == .standardOutput, !isStandardError || !Self.standardOutputIsStandardError() { return false }
+        if stream == .standardOutput, !standardOutputIsStandardError() { return false }
         region.recordEndedRows()
         absorbCapturedLines()
         region.printAbove(
@@ -275,9 +275,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         let taskbarBytes = taskbar.map { Array($0.sequence.utf8) } ?? []
         // A taskbar state shown is flagged before its bytes go out, and a clear only after:
         // whatever ends the program between the two still clears it.
-        if isStandardError, let taskbar, taskbar != .cleared {
-            TerminalSession.shared.taskbarShown.store(true, ordering: .sequentiallyConsistent)
-        }
+        if let taskbar, taskbar != .cleared { session?.setTaskbarShown(true) }
         if let ticker = frames.ticker {
             ticker.draw { onScreen, previous in
                 frames.drawingWithTicker = true
@@ -294,9 +292,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             if taskbar != nil { region.taskbarCleared() }
         }
         updateCapture()
-        if isStandardError, taskbar == .cleared {
-            TerminalSession.shared.taskbarShown.store(false, ordering: .sequentiallyConsistent)
-        }
+        if taskbar == .cleared { session?.setTaskbarShown(false) }
     }
 
     /// Shows `desired` after printing `printed` above it, in one write, with what the program
@@ -310,15 +306,15 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         _ prefix: [UInt8], _ desired: [(key: Key, line: OverlayScreen.Line)], _ printed: [String]
     ) -> [(key: Key, line: OverlayScreen.Line)] {
         frames.frameDropped = false
-        guard isStandardError, !stopped, !region.isDetached else {
+        guard let session, !stopped, !region.isDetached else {
             write(prefix + screen.show(desired, printingAbove: printed))
             return desired
         }
         var shown = desired
         var composed = false
-        let written = TerminalGuard.write(to: terminal) {
+        let written = session.write(to: terminal) {
             composed = true
-            let stops = TerminalSession.shared.stops.load(ordering: .sequentiallyConsistent)
+            let stops = session.stops
             if stops != frames.seenStops {
                 // A stop erased the lines since the last frame (and showed the cursor).
                 frames.seenStops = stops
@@ -343,7 +339,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             // What is on screen is recorded with the write that puts it there, under the lock the
             // relay prints under: it erases these lines before printing over them, and whatever
             // ends the program now erases them too.
-            return (bytes, TerminalGuard.Screen(drawn: guarding.hold != nil && !screen.isEmpty))
+            return (bytes, .init(drawn: guarding.hold != nil && !screen.isEmpty))
         }
         if !written {
             stop()
@@ -374,7 +370,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty, !stopped, !region.isDetached else { return }
-        let written = isStandardError ? TerminalGuard.write(bytes, to: terminal) : terminal.write(bytes)
+        let written = session?.write(bytes, to: terminal) ?? terminal.write(bytes)
         if !written { stop() }
     }
 
@@ -382,7 +378,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     func writePlain(_ lines: [String]) {
         guard !lines.isEmpty, !stopped else { return }
         let bytes = Array(lines.map { TextSanitizer.line($0) + "\n" }.joined().utf8)
-        let written = isStandardError ? TerminalGuard.write(bytes, to: terminal) : terminal.write(bytes)
+        let written = session?.write(bytes, to: terminal) ?? terminal.write(bytes)
         if !written { stop() }
     }
 

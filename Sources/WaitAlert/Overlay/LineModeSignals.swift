@@ -9,8 +9,9 @@
 @MainActor
 final class LineModeSignals {
     private var running: Set<WaitAlertID> = []
-    /// Whether this turned the guard on (it leaves alone a guard someone else holds).
-    private var guardHold: TerminalGuard.HoldID?
+    /// The process's terminal, and the hold on it while work runs.
+    private let session: TerminalSession
+    private var guardHold: TerminalSession.HoldID?
     private var context: WaitAlertRendererContext?
     /// The lines written, told how to quit at once after a Ctrl-C.
     private let renderer: LineRenderer
@@ -19,9 +20,10 @@ final class LineModeSignals {
     private var endings = InterruptedEndings()
     private var publishedEndings: [InterruptedEndings.Ending]?
 
-    init(renderer: LineRenderer, colors: Bool) {
+    init(renderer: LineRenderer, colors: Bool, session: TerminalSession = .process) {
         self.renderer = renderer
         self.colors = colors
+        self.session = session
     }
 
     func didAttach(to context: WaitAlertRendererContext) {
@@ -39,26 +41,24 @@ final class LineModeSignals {
         publishForcedExitLines(at: instant)
         let shouldGuard = !running.isEmpty
         if shouldGuard, guardHold == nil {
-            guardHold = TerminalGuard.take(
-                TerminalGuard.Hold(
-                    output: WaitAlertStandardError.shared.descriptor, handlesSignals: true,
-                    handlers: TerminalGuard.Handlers(
-                        interrupt: { [weak self] in Task { @MainActor in self?.interrupt() } },
-                        resize: {}, resume: {})))
+            guardHold = session.take(
+                .init(
+                    output: session.standardError.descriptor, handlesSignals: true,
+                    events: { [weak self] event in if event == .interrupt { self?.interrupt() } }))
         } else if !shouldGuard, let hold = guardHold {
             guardHold = nil
             renderer.interruptHint = nil
-            TerminalGuard.release(hold)
+            session.release(hold)
         }
     }
 
     private func interrupt() {
         // The terminal echoed `^C` where the next line would begin: that line starts below it.
-        if WaitAlertStandardError.shared.isTerminalDevice { _ = WaitAlertStandardError.shared.write(Array("\n".utf8)) }
+        if session.standardError.isTerminalDevice { _ = session.standardError.write(Array("\n".utf8)) }
         renderer.interruptHint = InterruptedEndings.hint
         if context?.cancelAllWork() != true {
             renderer.interruptHint = nil
-            TerminalGuard.passOnInterrupt()
+            session.passOnInterrupt()
         }
     }
 
@@ -68,8 +68,8 @@ final class LineModeSignals {
         let endings = endings.endings
         guard endings != publishedEndings else { return }
         publishedEndings = endings
-        var lines = endings.map { ForcedExitLines.Line(text: $0.text, elapsed: instant - $0.began) }
+        var lines = endings.map { TerminalSession.ForcedExitLine(text: $0.text, elapsed: instant - $0.began) }
         if !lines.isEmpty { lines[0].text = "\n" + lines[0].text }
-        ForcedExitLines.publish(lines, color: colors ? "33" : nil)
+        session.publishForcedExitLines(lines, color: colors ? "33" : nil)
     }
 }

@@ -12,7 +12,7 @@ import Synchronization
 @MainActor
 final class ParentQuestions {
     /// The connection to the parent; `nil` while none is (this program attaches again).
-    let connection: EventSocket.Connection?
+    let connection: ParentConnection?
     /// The questions asked and not answered yet, by number.
     private var asked: [UInt64: WaitAlertPrompt] = [:]
     private var next: UInt64 = 0
@@ -27,7 +27,7 @@ final class ParentQuestions {
         let value = Atomic<Bool>(false)
     }
 
-    init(connection: EventSocket.Connection?) {
+    init(connection: ParentConnection?) {
         self.connection = connection
     }
 

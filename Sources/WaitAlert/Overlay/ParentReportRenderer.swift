@@ -14,7 +14,7 @@ import Dispatch
 @MainActor
 final class ParentReportRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// The connection reported to; `nil` while attaching again, and once drawing here.
-    private(set) var connection: EventSocket.Connection?
+    private(set) var connection: ParentConnection?
     private var stream = EventStream()
     /// Events not yet written, and log lines waiting for the instant of their batch.
     private var pending: [Pending] = []
@@ -44,7 +44,7 @@ final class ParentReportRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// draws here when no parent takes the alerts, and `localWantsFrames` says whether it will
     /// draw spinner frames (a presenter decides once whether its alerts wake for frames).
     init(
-        connection: EventSocket.Connection, localWantsFrames: Bool,
+        connection: ParentConnection, localWantsFrames: Bool,
         makeLocal: @escaping @MainActor () -> any WaitAlertFrameRenderer
     ) {
         self.connection = connection
@@ -143,7 +143,7 @@ final class ParentReportRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     /// Watches `connection` for the parent hanging up, which a program with nothing to write
     /// would otherwise notice only at its next write.
-    private func watch(_ connection: EventSocket.Connection) {
+    private func watch(_ connection: ParentConnection) {
         let watched = ObjectIdentifier(connection)
         connection.watchHangUp { [weak self] in
             Task { @MainActor in
@@ -161,12 +161,12 @@ final class ParentReportRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         pending.removeAll()
         untimed = 0
         DispatchQueue.global().async {
-            let connection = EventSocket.connectToParent()
+            let connection = TerminalSession.process.connectToParent()
             Task { @MainActor in self.attached(connection) }
         }
     }
 
-    private func attached(_ connection: EventSocket.Connection?) {
+    private func attached(_ connection: ParentConnection?) {
         let alerts = shown.sorted { $0.key < $1.key }
         let lines = carried
         carried = []

@@ -212,7 +212,7 @@ private final class FrameLoop: Sendable {
         // `SIGPIPE` stays blocked on the loop's thread while it runs, so a frame's write changes
         // no signal mask: one wake-up and one write a frame, as the least spinner on a thread.
         queue.async { [self] in
-            WaitAlertStandardError.withBrokenPipeSignalBlocked {
+            Platform.withBrokenPipeSignalBlocked {
                 while let wait = frame() { Platform.sleep(for: min(wait, Self.longestSleep)) }
             }
         }

@@ -1,14 +1,6 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Answers a prompt from one line of standard input, for a program that is not on a terminal (a
 /// script, CI): `printf 'demo\n2\ny\n' | tool`. A text prompt takes the line (an empty line its
 /// default); a choice takes a button's number or title; a confirmation takes `y`, `yes`, `n` or
@@ -33,7 +25,7 @@ package enum StandardInputPrompt {
     static func present(
         _ prompt: WaitAlertPrompt, handlesSignals: Bool = true, record: @escaping @MainActor (String) -> Void
     ) {
-        let onTerminal = isatty(STDIN_FILENO) == 1
+        let onTerminal = Platform.isTerminal(Platform.standardInput)
         if onTerminal { guardTerminal(for: prompt, handlesSignals: handlesSignals) }
         prompt.onEnd { _ in
             questionOnLine = nil
@@ -54,13 +46,14 @@ package enum StandardInputPrompt {
         guard handlesSignals || secret else { return }  // a secret's echo always comes back
         // The guard may be held already, for the work around the question (the accessible mode):
         // then only Ctrl-C and the echo are this prompt's, and its holder's handlers stay.
-        let hold = TerminalGuard.take(
-            TerminalGuard.Hold(
-                output: STDIN_FILENO, handlesSignals: true, handlers: nil, input: secret ? .hidden : .asTyped))
-        TerminalGuard.divertInterrupts { Task { @MainActor in interrupted(prompt, echoed: !secret) } }
+        let session = TerminalSession.process
+        let hold = session.take(
+            .init(
+                output: Platform.standardInput, handlesSignals: true, events: nil, input: secret ? .hidden : .asTyped))
+        session.divertInterrupts { interrupted(prompt, echoed: !secret) }
         prompt.onEnd { _ in
-            TerminalGuard.divertInterrupts(to: nil)
-            TerminalGuard.release(hold)
+            session.divertInterrupts(to: nil)
+            session.release(hold)
             if secret { tellTerminal("\n") }  // the Enter that ended the line was not echoed
         }
     }
@@ -135,7 +128,10 @@ package enum StandardInputPrompt {
             // Waits for input without taking any, as long as a prompt wants it: a line comes, or
             // the prompts end (a timeout), and then nothing is read.
             while wanted.load(ordering: .sequentiallyConsistent) {
-                guard hasBufferedInput() || isReadable(STDIN_FILENO, milliseconds: 50) else { continue }
+                guard
+                    Platform.standardInputHasBufferedInput()
+                        || Platform.isReadable(Platform.standardInput, milliseconds: 50)
+                else { continue }
                 let line = readLine(strippingNewline: true)
                 Task { @MainActor in
                     reading = false
@@ -149,31 +145,6 @@ package enum StandardInputPrompt {
                 serve()
             }
         }
-    }
-
-    /// Whether `descriptor` has something to read (or its end) within `milliseconds`.
-    private nonisolated static func isReadable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
-        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&request, 1, milliseconds) > 0
-    }
-
-    /// Whether the C library holds input for standard input that it has read and not handed out
-    /// yet (a line read ahead from a pipe): `poll` does not see it. The stream is looked up by
-    /// its symbol, the way the C library exports it.
-    private nonisolated static func hasBufferedInput() -> Bool {
-        #if canImport(Glibc)
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "stdin"),
-                let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self)?.pointee
-            else { return false }
-            return file._IO_read_ptr != file._IO_read_end
-        #elseif canImport(Darwin)
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__stdinp"),
-                let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self)?.pointee
-            else { return false }
-            return file._r > 0
-        #else
-            return false
-        #endif
     }
 
     /// Shows the question on the terminal that standard input reads (standard error is not it, or
@@ -233,12 +204,8 @@ package enum StandardInputPrompt {
     /// Writes `text` on the terminal, where someone types the answers.
     private static func tellTerminal(_ text: String) {
         // Not once the program is ending.
-        guard !TerminalSession.shared.ended.load(ordering: .sequentiallyConsistent) else { return }
-        let terminal = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard terminal >= 0 else { return }
-        defer { close(terminal) }
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: terminal) }
+        guard !TerminalSession.process.hasEnded else { return }
+        Platform.writeToControllingTerminal(Array(text.utf8))
     }
 
     /// Ends `prompt` with what `line` (`nil` at the end of input) answers. With `retrying`, a line

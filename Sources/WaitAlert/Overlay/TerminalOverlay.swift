@@ -159,7 +159,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             let names = allCases.map(\.rawValue).joined(separator: ", ")
             let message =
                 "wait-alert: WAIT_ALERT_PROGRESS=\(TextSanitizer.line(value)) is not one of \(names); using auto\n"
-            _ = WaitAlertStandardError.shared.write(Array(message.utf8))
+            _ = TerminalSession.process.standardError.write(Array(message.utf8))
         }
     }
 
@@ -216,12 +216,10 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         self.ending = ending
         self.mode = mode
         self.terminal = terminal
-        isStandardError = WaitAlertStandardError.isProcessStandardError(terminal)
+        let session = TerminalSession.process
+        isStandardError = session.owns(terminal)
         handlesSignals = integration.handlesSignals
-        if isStandardError {
-            TerminalSession.shared.terminationCancels.store(
-                integration.cancelsOnTermination, ordering: .sequentiallyConsistent)
-        }
+        if isStandardError { session.setTerminationCancels(integration.cancelsOnTermination) }
         let interactive = mode.drawsInteractively(on: terminal)
         let makeLocal = { @MainActor () -> any WaitAlertFrameRenderer in
             Self.localOutput(
@@ -229,7 +227,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
                 integration: integration, failureLogLines: failureLogLines, taskbar: taskbar)
         }
         let handlesLineSignals = mode == .accessible && isStandardError && integration.handlesSignals
-        if isStandardError, let parent = EventSocket.connectToParent() {
+        if isStandardError, let parent = session.connectToParent() {
             // A program started under another's alert: its alerts are child tasks there.
             let reporter = ParentReportRenderer(
                 connection: parent, localWantsFrames: interactive && mode != .json && mode != .off,
@@ -261,7 +259,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         if mode == .json { return EventStreamRenderer(terminal: terminal) }
         if mode == .off { return QuietRenderer(terminal: terminal) }
         if interactive {
-            let isStandardError = WaitAlertStandardError.isProcessStandardError(terminal)
+            let isStandardError = TerminalSession.process.owns(terminal)
             let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]
             let taskbar = (isStandardError || taskbar != .auto) ? taskbar : .off
             return InteractiveOverlay(
@@ -339,7 +337,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         if !reportsToParent, let stream = output as? EventStreamRenderer { stream.asking(prompt) }
         StandardInputPrompt.present(prompt, handlesSignals: handlesSignals) { [weak self] record in
             if self?.print(record, to: .standardError) != true {
-                _ = WaitAlertStandardError.shared.write(Array((TextSanitizer.line(record) + "\n").utf8))
+                _ = TerminalSession.process.standardError.write(Array((TextSanitizer.line(record) + "\n").utf8))
             }
         }
         return true

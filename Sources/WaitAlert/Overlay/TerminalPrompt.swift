@@ -1,13 +1,5 @@
 import Dispatch
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A prompt drawn on the terminal under the output and answered with the keyboard, in raw mode
 /// while it shows.
 ///
@@ -20,18 +12,18 @@ import Dispatch
 @MainActor
 final class TerminalPrompt {
     private let prompt: WaitAlertPrompt
-    private let terminal: WaitAlertStandardError
+    /// The process's terminal: the prompt draws on its standard error, through it.
+    private let session: TerminalSession
     private let colors: Bool
     private let onEnd: @MainActor () -> Void
     private var parser = KeyParser()
     private var editor: LineEditor
     private var choice: ChoiceState
     private var source: (any DispatchSourceRead)?
-    /// The prompt's hold on the terminal guard while it asks.
-    private var guardHold: TerminalGuard.HoldID?
-    /// The rows the prompt takes on screen, and the row the cursor rests on (from its first).
-    private var drawnRows = 0
-    private var cursorRow = 0
+    /// The prompt's hold on the terminal while it asks.
+    private var guardHold: TerminalSession.HoldID?
+    /// What the prompt has on screen.
+    private var screen = PromptScreen()
     /// Told whether a lone Escape waits to be a key of its own (``flushEscape()`` once nothing
     /// follows it for ``escapeWait``), by the overlay that keeps the deadline on its presenter's
     /// clock.
@@ -48,11 +40,11 @@ final class TerminalPrompt {
     private var notice: String?
 
     init(
-        _ prompt: WaitAlertPrompt, terminal: WaitAlertStandardError, colors: Bool,
+        _ prompt: WaitAlertPrompt, session: TerminalSession, colors: Bool,
         onEnd: @escaping @MainActor () -> Void
     ) {
         self.prompt = prompt
-        self.terminal = terminal
+        self.session = session
         self.colors = colors
         self.onEnd = onEnd
         switch prompt {
@@ -68,24 +60,28 @@ final class TerminalPrompt {
 
     /// Whether standard input is the terminal standard error is, with this process in its
     /// foreground: where a prompt can read keys.
-    static func canAsk() -> Bool {
-        isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) == getpgrp()
-            && Platform.isSameTerminal(STDIN_FILENO, OutputRelay.real(STDERR_FILENO))
+    static func canAsk(on session: TerminalSession) -> Bool {
+        Platform.isForegroundTerminal(Platform.standardInput)
+            && Platform.isSameTerminal(Platform.standardInput, session.real(Platform.standardError))
     }
 
     /// Takes the keyboard and draws the prompt.
     func start() {
         prompt.onEnd { [weak self] _ in self?.finish() }
-        guardHold = TerminalGuard.take(
-            TerminalGuard.Hold(
-                output: STDERR_FILENO, handlesSignals: true,
-                handlers: TerminalGuard.Handlers(
-                    interrupt: { [weak self] in Task { @MainActor in self?.prompt.cancel() } },
-                    resize: { [weak self] in Task { @MainActor in self?.draw() } },
-                    resume: { [weak self] in Task { @MainActor in self?.resumeAfterStop() } })))
+        guardHold = session.take(
+            .init(
+                output: session.standardError.descriptor, handlesSignals: true,
+                events: { [weak self] event in
+                    switch event {
+                    case .interrupt: self?.prompt.cancel()
+                    case .resize: self?.draw()
+                    case .resume: self?.resumeAfterStop()
+                    case .outputArrived: break  // the overlay that asked collects it
+                    }
+                }))
         enterRawMode()
         setTypeAheadAside()
-        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        let source = DispatchSource.makeReadSource(fileDescriptor: Platform.standardInput, queue: .main)
         source.setEventHandler { [weak self] in
             MainActor.assumeIsolated { self?.readKeys() }
         }
@@ -95,9 +91,9 @@ final class TerminalPrompt {
     }
 
     private func enterRawMode() {
-        if let guardHold { TerminalGuard.setInput(.raw, of: guardHold) }
-        TerminalSession.shared.pasteBracketed.store(true, ordering: .sequentiallyConsistent)
-        write("\u{1B}[?2004h")
+        if let guardHold { session.setInput(.raw, of: guardHold) }
+        session.setPasteBracketed(true)
+        write(PromptScreen.beginPaste)
     }
 
     /// Takes what was typed before the prompt showed — keys meant for whatever reads next (the
@@ -105,48 +101,36 @@ final class TerminalPrompt {
     /// the prompt: a `y` or an Enter typed during the work never answers a confirmation that
     /// appears later. In raw mode every key typed so far is readable now.
     private func setTypeAheadAside() {
-        var pending: Int32 = 0
-        guard ioctl(STDIN_FILENO, UInt(FIONREAD), &pending) == 0, pending > 0 else { return }
-        var buffer = [UInt8](repeating: 0, count: Int(pending))
-        let count = read(STDIN_FILENO, &buffer, buffer.count)
-        if count > 0 { typeAhead += buffer[..<count] }
+        let pending = Platform.pendingInput(Platform.standardInput)
+        guard pending > 0 else { return }
+        typeAhead += Platform.readAvailable(Platform.standardInput, upTo: pending) ?? []
     }
 
     /// Puts the keys set aside back into the terminal's input, still in raw mode (so they are not
     /// echoed now), for whatever reads next. Where the system refuses to insert input (`TIOCSTI`
     /// turned off), they are dropped: they never answer the prompt either way.
     private func giveTypeAheadBack() {
-        #if os(Linux)
-            let insert = UInt(TIOCSTI)
-        #else
-            let insert = UInt(0x8001_7472)  // TIOCSTI: _IOW('t', 114, char)
-        #endif
         defer { typeAhead = [] }
         // A question that ends in the background (a timeout after `bg`) leaves the shell's input
         // alone.
-        guard Platform.isForeground(STDIN_FILENO) else { return }
-        for var byte in typeAhead {
-            guard ioctl(STDIN_FILENO, insert, &byte) == 0 else { break }
-        }
+        guard Platform.isForeground(Platform.standardInput) else { return }
+        Platform.insertInput(typeAhead, into: Platform.standardInput)
     }
 
     /// After Ctrl-Z and `fg`: the stop gave the terminal back and erased the prompt.
     private func resumeAfterStop() {
-        guard !finished, Platform.isForeground(STDIN_FILENO) else { return }
-        drawnRows = 0
-        cursorRow = 0
+        guard !finished, Platform.isForeground(Platform.standardInput) else { return }
+        screen.markErased()
         enterRawMode()
         draw()
     }
 
     private func readKeys() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(STDIN_FILENO, &buffer, buffer.count)
-        guard count > 0 else {
-            if count == 0 { prompt.end(.failed(.noAnswer(prompt: prompt.title))) }  // the terminal is gone
-            return
+        guard let keys = Platform.readAvailable(Platform.standardInput, upTo: 4096) else {
+            return prompt.end(.failed(.noAnswer(prompt: prompt.title)))  // the terminal is gone
         }
-        handle(parser.feed(buffer[..<count]))
+        guard !keys.isEmpty else { return }
+        handle(parser.feed(keys[...]))
         // A lone Escape is a key of its own once nothing follows it for a moment.
         if !finished { escapePending(parser.isAwaitingMore) }
     }
@@ -164,7 +148,7 @@ final class TerminalPrompt {
         for key in keys where !finished {
             if key == .suspend {
                 // Without job control (a session's own group) there is nobody to continue it.
-                guard getpgrp() != getsid(0) else { continue }
+                guard Platform.hasJobControl else { continue }
                 stop()
                 return  // `fg` draws it again
             }
@@ -227,19 +211,19 @@ final class TerminalPrompt {
     /// with it: ``WaitAlertExit/status(for:)`` then answers 130 for the `CancellationError`, as
     /// after a Ctrl-C that cancelled an alert's work. (A question read as a line records its
     /// Ctrl-C the same way.)
-    static func recordCancellationByUser() {
-        TerminalSession.shared.cancellingSignal.store(SIGINT, ordering: .sequentiallyConsistent)
-        ShownErrors.record(CancellationError(), signal: SIGINT)
+    static func recordCancellationByUser(on session: TerminalSession = .process) {
+        session.noteCancelledByInterrupt()
+        ShownErrors.record(CancellationError(), signal: Platform.interruptSignal)
     }
 
     /// Ctrl-Z: the terminal is given back, the prompt erased, and the program stops; `fg` draws
     /// it again.
     private func stop() {
         erase()
-        write("\u{1B}[?2004l\u{1B}[?25h")
-        TerminalSession.shared.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
-        if let guardHold { TerminalGuard.setInput(.asTyped, of: guardHold) }
-        kill(0, SIGTSTP)  // the whole process group, as the terminal does for Ctrl-Z
+        write(PromptScreen.endPaste + OverlayScreen.showCursor)
+        session.setPasteBracketed(false)
+        if let guardHold { session.setInput(.asTyped, of: guardHold) }
+        Platform.stopProcessGroup()
     }
 
     // MARK: - Drawing
@@ -253,53 +237,32 @@ final class TerminalPrompt {
     /// Draws the prompt (after what waits to be printed above it), in one write.
     private func draw(onlyIfPrinting: Bool = false) {
         guard !finished else { return }
-        let columns = terminal.columns ?? 80
-        let rows = terminal.rows ?? 24
+        let columns = session.standardError.columns ?? 80
+        let rows = session.standardError.rows ?? 24
         var layout = PromptLayout(prompt: prompt, editor: editor, choice: choice, notice: notice, colors: colors)
         let (lines, cursor) = layout.lines(columns: columns, rows: rows)
         choice = layout.choice
-        _ = TerminalGuard.write(to: terminal) {
+        _ = session.write(to: session.standardError) {
             let above = collectAbove?() ?? (lines: [], erased: false)
-            if above.erased {
-                drawnRows = 0
-                cursorRow = 0
-            }
-            guard !onlyIfPrinting || !above.lines.isEmpty || drawnRows == 0 else { return ([], nil) }
-            var out = OverlayScreen.beginSynchronized + eraseSequence()
-            for line in above.lines { out += "\r" + line + OverlayScreen.eraseLine + "\r\n" }
+            if above.erased { screen.markErased() }
+            guard !onlyIfPrinting || !above.lines.isEmpty || !screen.isDrawn else { return ([], nil) }
             var shown = lines
             if let cursor, shown.indices.contains(cursor.row) {
                 shown[cursor.row] = PromptLayout.caret(in: shown[cursor.row], atColumn: cursor.column)
             }
-            out += OverlayScreen.autowrapOff + OverlayScreen.hideCursor
-            out += shown.map { "\r" + $0 + OverlayScreen.eraseLine }.joined(separator: "\r\n")
-            // The cursor rests on the prompt's first row, at its start, as the region's does: a
-            // terminal that re-wraps lines when the window narrows keeps it above every line of
-            // the prompt, so the next draw erases them all. The field shows its own caret.
-            out += OverlayScreen.up(shown.count - 1) + "\r" + OverlayScreen.autowrapOn
-            cursorRow = 0
-            out += OverlayScreen.endSynchronized
-            drawnRows = lines.count
             // Recorded with the write that draws it, under the lock the relay prints under: an
-            // abrupt end, or the relay printing over it, erases from the prompt's first row.
-            return (Array(out.utf8), TerminalGuard.Screen(drawn: true, rowsAboveCursor: cursorRow))
+            // abrupt end, or the relay printing over it, erases from the prompt's first row,
+            // where the cursor rests.
+            return (screen.show(shown, printingAbove: above.lines), .init(drawn: true))
         }
     }
 
-    /// Back to the prompt's first row and erases it and everything under it.
-    private func eraseSequence() -> String {
-        guard drawnRows > 0 else { return "" }
-        return "\r" + OverlayScreen.up(cursorRow) + OverlayScreen.eraseFromCursorRow
-    }
-
     private func erase() {
-        // Still on the record as drawn (from its first row now): a stop that follows writes the
+        // Still on the record as drawn (from its first row): a stop that follows writes the
         // restore sequence, which also turns the cursor and colours back.
-        let erase = eraseSequence()
-        let drawn = drawnRows > 0
-        _ = TerminalGuard.write(to: terminal) { (Array(erase.utf8), TerminalGuard.Screen(drawn: drawn)) }
-        drawnRows = 0
-        cursorRow = 0
+        let drawn = screen.isDrawn
+        let erase = screen.erase()
+        _ = session.write(to: session.standardError) { (erase, .init(drawn: drawn)) }
     }
 
     // MARK: - Ending
@@ -320,24 +283,21 @@ final class TerminalPrompt {
             if case .choice(let model) = prompt { record = prompt.recordLine(answer: model.buttons[index].title) }
         default: break
         }
-        _ = TerminalGuard.write(to: terminal) {
+        _ = session.write(to: session.standardError) {
             let above = collectAbove?() ?? (lines: [], erased: false)
-            if above.erased { drawnRows = 0 }
-            var out = eraseSequence() + "\u{1B}[?2004l" + OverlayScreen.showCursor
-            for line in above.lines { out += "\r" + line + OverlayScreen.eraseLine + "\r\n" }
-            if !record.isEmpty { out += TextSanitizer.line(record) + "\r\n" }
-            return (Array(out.utf8), TerminalGuard.Screen(drawn: false))
+            if above.erased { screen.markErased() }
+            return (screen.end(printingAbove: above.lines, record: record), .init(drawn: false))
         }
-        drawnRows = 0
-        TerminalSession.shared.pasteBracketed.store(false, ordering: .sequentiallyConsistent)
+        screen.markErased()
+        session.setPasteBracketed(false)
         giveTypeAheadBack()
-        if let guardHold { TerminalGuard.release(guardHold) }
+        if let guardHold { session.release(guardHold) }
         guardHold = nil
         onEnd()
     }
 
     private func write(_ text: String) {
         guard !text.isEmpty else { return }
-        _ = TerminalGuard.write(Array(text.utf8), to: terminal)
+        _ = session.write(Array(text.utf8), to: session.standardError)
     }
 }

@@ -12,6 +12,9 @@ extension Platform {
     /// `SIGTERM`: asks a process to end.
     package static var terminateSignal: Int32 { SIGTERM }
 
+    /// `SIGINT`: Ctrl-C.
+    package static var interruptSignal: Int32 { SIGINT }
+
     /// Whether `signal` stopped a process for using its terminal from the background (`SIGTTIN`,
     /// `SIGTTOU`): a password prompt, most often.
     package static func isTerminalStop(_ signal: Int32) -> Bool { signal == SIGTTIN || signal == SIGTTOU }
@@ -40,6 +43,62 @@ extension Platform {
             UInt(bitPattern: pthread_self())
         #else
             UInt(pthread_self())
+        #endif
+    }
+
+    // MARK: - A write to a closed pipe
+
+    /// Runs `write` (`true` when it completed) so that a write to a closed pipe is an `EPIPE`
+    /// error for this write only and never ends the program: on Linux with `SIGPIPE` blocked on
+    /// this thread, and a `SIGPIPE` it raised consumed, looked for only when the write failed (a
+    /// write that succeeds costs two mask changes and no more); on Apple platforms `descriptor` is
+    /// told not to raise it at all.
+    package static func withoutBrokenPipeSignal(on descriptor: Int32, _ write: () -> Bool) -> Bool {
+        #if os(Linux)
+            var pipeOnly = sigset_t()
+            sigemptyset(&pipeOnly)
+            sigaddset(&pipeOnly, SIGPIPE)
+            var previous = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
+            let complete = write()
+            if !complete, sigismember(&previous, SIGPIPE) == 0 { consumeBrokenPipeSignal() }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+            return complete
+        #else
+            _ = fcntl(descriptor, F_SETNOSIGPIPE, 1)
+            return write()
+        #endif
+    }
+
+    /// Takes a `SIGPIPE` pending on this thread (raised by a write to a closed pipe while the
+    /// signal is blocked) so it is never delivered. Nothing to do on Apple platforms.
+    package static func consumeBrokenPipeSignal() {
+        #if os(Linux)
+            var pipeOnly = sigset_t()
+            sigemptyset(&pipeOnly)
+            sigaddset(&pipeOnly, SIGPIPE)
+            var pending = sigset_t()
+            guard sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1 else { return }
+            var noWait = timespec()
+            _ = sigtimedwait(&pipeOnly, nil, &noWait)
+        #endif
+    }
+
+    /// Blocks `SIGPIPE` on the calling thread until `body` returns (on Linux; a no-op elsewhere,
+    /// where each write's descriptor is told not to raise it): a thread that writes many times
+    /// (the spinner's frame loop) changes its signal mask once, not once a write.
+    package static func withBrokenPipeSignalBlocked(_ body: () -> Void) {
+        #if os(Linux)
+            var pipeOnly = sigset_t()
+            sigemptyset(&pipeOnly)
+            sigaddset(&pipeOnly, SIGPIPE)
+            var previous = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
+            body()
+            consumeBrokenPipeSignal()
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        #else
+            body()
         #endif
     }
 }

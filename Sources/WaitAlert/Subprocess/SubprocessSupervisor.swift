@@ -129,7 +129,7 @@ package struct SubprocessSupervisor {
     var lastSizeCheck = Platform.monotonicNow()
     /// ``ProcessGroupGuard/stopsPassedOn`` when last checked: a stop after a Ctrl-Z passed on is
     /// no news.
-    var stopsPassedOn = TerminalSession.shared.stopsPassedOn.load(ordering: .sequentiallyConsistent)
+    var stopsPassedOn = TerminalState.shared.stopsPassedOn.load(ordering: .sequentiallyConsistent)
     var toldOfRawMode = false
 
     package init(_ process: Subprocess, settings: Settings, reporting: SubprocessReporting) {
@@ -193,7 +193,7 @@ package struct SubprocessSupervisor {
     /// (`SIGTTOU`), stopping itself (`SIGSTOP`) — unless the stop was a Ctrl-Z passed on to it.
     mutating func noticeStop() {
         guard let signal = process.stopSinceLastAsked() else { return }
-        let passedOn = TerminalSession.shared.stopsPassedOn.load(ordering: .sequentiallyConsistent)
+        let passedOn = TerminalState.shared.stopsPassedOn.load(ordering: .sequentiallyConsistent)
         defer { stopsPassedOn = passedOn }
         if signal == SIGTSTP, passedOn != stopsPassedOn { return }
         reporting.attention(.stopped(signal))

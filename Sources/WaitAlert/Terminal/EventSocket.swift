@@ -361,3 +361,6 @@ extension EventSocket {
         }
     }
 }
+
+/// A connection to the alert of the program this one runs under, through its event socket.
+typealias ParentConnection = EventSocket.Connection

@@ -34,8 +34,8 @@ enum ForcedExitLines {
     }
 
     /// The session keeps the lines, where a signal handler reads them.
-    private static var session: TerminalSession { .shared }
-    private static var capacity: Int { TerminalSession.forcedExitCapacity }
+    private static var session: TerminalState { .shared }
+    private static var capacity: Int { TerminalState.forcedExitCapacity }
     /// The lines published last; held while a publisher writes the session's lines.
     private static let publishing = Mutex<Published?>(nil)
 

@@ -19,18 +19,18 @@ extension OutputRelay {
     /// Keeps a copy of `bytes`, just read from a captured stream, until it is printed: a program
     /// that ends on a signal before the overlay printed it still shows it. Under the relay's lock.
     static func keepUnprinted(_ bytes: ArraySlice<UInt8>) {
-        let count = TerminalSession.shared.unprintedCount.load(ordering: .sequentiallyConsistent)
+        let count = TerminalState.shared.unprintedCount.load(ordering: .sequentiallyConsistent)
         let kept = min(bytes.count, signalContext.unprinted.count - count)
         guard kept > 0 else { return }
         UnsafeMutableRawBufferPointer(rebasing: signalContext.unprinted[count..<count + kept])
             .copyBytes(from: bytes.prefix(kept))
-        TerminalSession.shared.unprintedCount.store(count + kept, ordering: .sequentiallyConsistent)
+        TerminalState.shared.unprintedCount.store(count + kept, ordering: .sequentiallyConsistent)
     }
 
     /// Everything read was printed, except `unfinished` (the unfinished lines). Under the relay's
     /// lock.
     static func printedAll(keeping unfinished: [UInt8]) {
-        TerminalSession.shared.unprintedCount.store(0, ordering: .sequentiallyConsistent)
+        TerminalState.shared.unprintedCount.store(0, ordering: .sequentiallyConsistent)
         keepUnprinted(unfinished[...])
     }
 
@@ -42,8 +42,8 @@ extension OutputRelay {
     static func publishController(_ controller: Int32, of stream: Stream) {
         switch stream {
         case .output:
-            TerminalSession.shared.capturedOutputController.store(controller, ordering: .sequentiallyConsistent)
-        case .error: TerminalSession.shared.capturedErrorController.store(controller, ordering: .sequentiallyConsistent)
+            TerminalState.shared.capturedOutputController.store(controller, ordering: .sequentiallyConsistent)
+        case .error: TerminalState.shared.capturedErrorController.store(controller, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -56,14 +56,14 @@ extension OutputRelay {
         // The relay stops reading, and a read under way (with its copy) is waited for, at most
         // 50 ms: from then on what was read is in the kept copy, and the rest in the
         // pseudo-terminals.
-        TerminalSession.shared.relayFrozen.store(true, ordering: .sequentiallyConsistent)
+        TerminalState.shared.relayFrozen.store(true, ordering: .sequentiallyConsistent)
         var waits = 0
-        while TerminalSession.shared.relayReadsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
+        while TerminalState.shared.relayReadsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
             _ = poll(nil, 0, 1)
             waits += 1
         }
         let error = real(STDERR_FILENO)
-        let unprinted = TerminalSession.shared.unprintedCount.exchange(0, ordering: .sequentiallyConsistent)
+        let unprinted = TerminalState.shared.unprintedCount.exchange(0, ordering: .sequentiallyConsistent)
         if error != STDERR_FILENO, unprinted > 0 {
             var sanitizer = RawOutputSanitizer()
             var count = sanitizer.filter(signalContext.unprinted, input: 0..<unprinted)
@@ -73,10 +73,10 @@ extension OutputRelay {
         }
         release(
             STDOUT_FILENO,
-            controller: TerminalSession.shared.capturedOutputController.exchange(-1, ordering: .sequentiallyConsistent))
+            controller: TerminalState.shared.capturedOutputController.exchange(-1, ordering: .sequentiallyConsistent))
         release(
             STDERR_FILENO,
-            controller: TerminalSession.shared.capturedErrorController.exchange(-1, ordering: .sequentiallyConsistent))
+            controller: TerminalState.shared.capturedErrorController.exchange(-1, ordering: .sequentiallyConsistent))
     }
 
     /// Puts the real `descriptor` back and writes what `controller` still holds to it,
@@ -100,7 +100,7 @@ extension OutputRelay {
     /// Makes everything a signal handler reads here before any handler can run (a handler must
     /// not run lazy initialisation).
     static func prepareForSignals() {
-        TerminalSession.prepareForSignals()
+        TerminalState.prepareForSignals()
         prepareHandOffForSignals()
         _ = RawOutputSanitizer.maximumHeld
         _ = signalContext.buffer
@@ -119,14 +119,14 @@ extension OutputRelay {
     static func followWindowSize() {
         guard let size = Platform.windowSize(of: real(STDERR_FILENO)) else { return }
         var changed = false
-        if TerminalSession.shared.capturedOutputController.load(ordering: .sequentiallyConsistent) >= 0 {
+        if TerminalState.shared.capturedOutputController.load(ordering: .sequentiallyConsistent) >= 0 {
             changed =
-                resize(TerminalSession.shared.handOffOutputDevice.load(ordering: .sequentiallyConsistent), to: size)
+                resize(TerminalState.shared.handOffOutputDevice.load(ordering: .sequentiallyConsistent), to: size)
                 || changed
         }
-        if TerminalSession.shared.capturedErrorController.load(ordering: .sequentiallyConsistent) >= 0 {
+        if TerminalState.shared.capturedErrorController.load(ordering: .sequentiallyConsistent) >= 0 {
             changed =
-                resize(TerminalSession.shared.handOffErrorDevice.load(ordering: .sequentiallyConsistent), to: size)
+                resize(TerminalState.shared.handOffErrorDevice.load(ordering: .sequentiallyConsistent), to: size)
                 || changed
         }
         if changed { kill(0, SIGWINCH) }
@@ -142,9 +142,9 @@ extension OutputRelay {
     /// signal handler, the C library's `_Fork` (glibc 2.34 and later), which runs no fork
     /// handlers and takes no lock of the C library's, so it cannot hang on a lock the
     /// interrupted thread holds; where there is none, no relay process is forked from a signal
-    /// handler. The session keeps it (``TerminalSession/forkFromSignal``).
+    /// handler. The session keeps it (``TerminalState/forkFromSignal``).
     fileprivate static func prepareHandOffForSignals() {
-        let session = TerminalSession.shared
+        let session = TerminalState.shared
         if session.forkFromSignal == nil, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_Fork") {
             session.forkFromSignal = unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
         }
@@ -155,13 +155,13 @@ extension OutputRelay {
         for channel in channels {
             switch channel.stream {
             case .output:
-                TerminalSession.shared.handOffOutputController.store(
+                TerminalState.shared.handOffOutputController.store(
                     channel.controller, ordering: .sequentiallyConsistent)
-                TerminalSession.shared.handOffOutputDevice.store(channel.device, ordering: .sequentiallyConsistent)
+                TerminalState.shared.handOffOutputDevice.store(channel.device, ordering: .sequentiallyConsistent)
             case .error:
-                TerminalSession.shared.handOffErrorController.store(
+                TerminalState.shared.handOffErrorController.store(
                     channel.controller, ordering: .sequentiallyConsistent)
-                TerminalSession.shared.handOffErrorDevice.store(channel.device, ordering: .sequentiallyConsistent)
+                TerminalState.shared.handOffErrorDevice.store(channel.device, ordering: .sequentiallyConsistent)
             }
         }
     }
@@ -178,27 +178,27 @@ extension OutputRelay {
     ///   program: the relay process is then forked with `_Fork`, or not at all where the C
     ///   library has none. Async-signal-safe then.
     static func handOffAtEnd(fromSignal: Bool = false) {
-        let forkFromSignal = TerminalSession.shared.forkFromSignal
+        let forkFromSignal = TerminalState.shared.forkFromSignal
         guard !fromSignal || forkFromSignal != nil else { return }
-        guard !TerminalSession.shared.handedOff.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        guard !TerminalState.shared.handedOff.exchange(true, ordering: .sequentiallyConsistent) else { return }
         var channels = (
             pollfd(
-                fd: TerminalSession.shared.handOffOutputController.load(ordering: .sequentiallyConsistent),
+                fd: TerminalState.shared.handOffOutputController.load(ordering: .sequentiallyConsistent),
                 events: Int16(POLLIN), revents: 0),
             pollfd(
-                fd: TerminalSession.shared.handOffErrorController.load(ordering: .sequentiallyConsistent),
+                fd: TerminalState.shared.handOffErrorController.load(ordering: .sequentiallyConsistent),
                 events: Int16(POLLIN), revents: 0)
         )
         guard channels.0.fd >= 0 || channels.1.fd >= 0 else { return }
         // This process's own devices go: whoever still holds one is another process.
-        let outputDevice = TerminalSession.shared.handOffOutputDevice.exchange(-1, ordering: .sequentiallyConsistent)
-        let errorDevice = TerminalSession.shared.handOffErrorDevice.exchange(-1, ordering: .sequentiallyConsistent)
+        let outputDevice = TerminalState.shared.handOffOutputDevice.exchange(-1, ordering: .sequentiallyConsistent)
+        let errorDevice = TerminalState.shared.handOffErrorDevice.exchange(-1, ordering: .sequentiallyConsistent)
         if outputDevice >= 0 { close(outputDevice) }
         if errorDevice >= 0 { close(errorDevice) }
         // The relay thread stops reading (a read under way is waited for, at most 50 ms).
-        TerminalSession.shared.relayFrozen.store(true, ordering: .sequentiallyConsistent)
+        TerminalState.shared.relayFrozen.store(true, ordering: .sequentiallyConsistent)
         var waits = 0
-        while TerminalSession.shared.relayReadsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
+        while TerminalState.shared.relayReadsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
             _ = poll(nil, 0, 1)
             waits += 1
         }

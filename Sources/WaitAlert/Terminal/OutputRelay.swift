@@ -58,8 +58,8 @@ final class OutputRelay: Sendable {
     static func real(_ descriptor: Int32) -> Int32 {
         let real =
             switch descriptor {
-            case STDOUT_FILENO: TerminalSession.shared.realOutput.load(ordering: .sequentiallyConsistent)
-            case STDERR_FILENO: TerminalSession.shared.realError.load(ordering: .sequentiallyConsistent)
+            case STDOUT_FILENO: TerminalState.shared.realOutput.load(ordering: .sequentiallyConsistent)
+            case STDERR_FILENO: TerminalState.shared.realError.load(ordering: .sequentiallyConsistent)
             default: Int32(-1)
             }
         return real >= 0 ? real : descriptor
@@ -67,8 +67,8 @@ final class OutputRelay: Sendable {
 
     private static func publishReal(_ descriptor: Int32, of stream: Stream) {
         switch stream {
-        case .output: TerminalSession.shared.realOutput.store(descriptor, ordering: .sequentiallyConsistent)
-        case .error: TerminalSession.shared.realError.store(descriptor, ordering: .sequentiallyConsistent)
+        case .output: TerminalState.shared.realOutput.store(descriptor, ordering: .sequentiallyConsistent)
+        case .error: TerminalState.shared.realError.store(descriptor, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -183,10 +183,10 @@ final class OutputRelay: Sendable {
     ///   overlay has not drawn them since.
     @discardableResult
     func release() -> Bool {
-        TerminalSession.shared.lock.withLock { _ in
-            TerminalSession.shared.beginWrite()
-            defer { TerminalSession.shared.endWrite() }
-            return release(writing: !TerminalSession.shared.ended.load(ordering: .sequentiallyConsistent))
+        TerminalState.shared.lock.withLock { _ in
+            TerminalState.shared.beginWrite()
+            defer { TerminalState.shared.endWrite() }
+            return release(writing: !TerminalState.shared.ended.load(ordering: .sequentiallyConsistent))
         }
     }
 
@@ -279,7 +279,7 @@ final class OutputRelay: Sendable {
             }
             // With nothing on screen the lines go out at once; otherwise the overlay prints them
             // above its lines, unless too many wait for it.
-            if !TerminalSession.shared.drawn.load(ordering: .sequentiallyConsistent)
+            if !TerminalState.shared.drawn.load(ordering: .sequentiallyConsistent)
                 || state.withLock({ $0.waitingBytes > Self.backlogLimit })
             {
                 if printBacklog() { wakeOverlay() }  // to draw the lines it erased again
@@ -296,9 +296,9 @@ final class OutputRelay: Sendable {
             while true {
                 // A read and the copy kept for a signal handler happen together (see
                 // `releaseFromSignal`).
-                TerminalSession.shared.relayReadsInFlight.add(1, ordering: .sequentiallyConsistent)
-                defer { TerminalSession.shared.relayReadsInFlight.subtract(1, ordering: .sequentiallyConsistent) }
-                guard !TerminalSession.shared.relayFrozen.load(ordering: .sequentiallyConsistent) else { return }
+                TerminalState.shared.relayReadsInFlight.add(1, ordering: .sequentiallyConsistent)
+                defer { TerminalState.shared.relayReadsInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+                guard !TerminalState.shared.relayFrozen.load(ordering: .sequentiallyConsistent) else { return }
                 let count = state.buffer.withUnsafeMutableBytes { read(channel.controller, $0.baseAddress, $0.count) }
                 guard count > 0 else { break }
                 let bytes = state.buffer[..<count]
@@ -325,15 +325,15 @@ final class OutputRelay: Sendable {
     ///
     /// - Returns: whether it erased the overlay's lines.
     private func printBacklog() -> Bool {
-        TerminalSession.shared.lock.withLock { _ in
+        TerminalState.shared.lock.withLock { _ in
             state.withLock { state -> Bool in
                 guard state.wake != nil, !state.waiting.isEmpty else { return false }
-                TerminalSession.shared.beginWrite()
-                defer { TerminalSession.shared.endWrite() }
-                guard TerminalSession.shared.mayWrite else { return false }
+                TerminalState.shared.beginWrite()
+                defer { TerminalState.shared.endWrite() }
+                guard TerminalState.shared.mayWrite else { return false }
                 var out = ""
                 var erased = false
-                if let erase = TerminalSession.shared.takeScreenToPrintOver(state.eraseRegion ?? { _ in "" }) {
+                if let erase = TerminalState.shared.takeScreenToPrintOver(state.eraseRegion ?? { _ in "" }) {
                     out = erase
                     state.erasedRegion = true
                     erased = true

@@ -48,7 +48,7 @@ extension ProcessGroupGuard {
 
     /// What the terminating signals do while commands run (``Interruption``).
     private static let interruptionPolicy = Atomic<Interruption>(.endsProgram)
-    /// The flag ``TerminalSession/commandStarts`` carries above its count while a Ctrl-Z waits
+    /// The flag ``TerminalState/commandStarts`` carries above its count while a Ctrl-Z waits
     /// for the commands being started. The job-control state itself is the terminal session's.
     private static let stopWaits = 1 << 40
 
@@ -75,14 +75,14 @@ extension ProcessGroupGuard {
 
     /// The signal passed on to the groups under ``Interruption/passesOn``, or `nil` while none was.
     package static var interruption: Int32? {
-        let signal = TerminalSession.shared.groupsPassedOn.load(ordering: .sequentiallyConsistent)
+        let signal = TerminalState.shared.groupsPassedOn.load(ordering: .sequentiallyConsistent)
         return signal == 0 ? nil : signal
     }
 
     /// When ``interruption`` was passed on, on ``Platform/monotonicNow()``'s clock.
     package static var interruptedAt: Duration? {
         guard interruption != nil else { return nil }
-        return .nanoseconds(TerminalSession.shared.groupsPassedOnAt.load(ordering: .sequentiallyConsistent))
+        return .nanoseconds(TerminalState.shared.groupsPassedOnAt.load(ordering: .sequentiallyConsistent))
     }
 
     // MARK: - Starting and ending
@@ -91,7 +91,7 @@ extension ProcessGroupGuard {
     /// running, and a Ctrl-Z from now until ``endStart(group:)`` waits for its group.
     static func beginStart(actions: ProgramActions) {
         retain(actions)
-        TerminalSession.shared.commandStarts.add(1, ordering: .sequentiallyConsistent)
+        TerminalState.shared.commandStarts.add(1, ordering: .sequentiallyConsistent)
     }
 
     /// The command began with `beginStart()` started in process group `group` (or could not be
@@ -102,22 +102,22 @@ extension ProcessGroupGuard {
         var registered = false
         if let group {
             registered = register(group)
-            let pending = TerminalSession.shared.groupsPassedOn.load(ordering: .sequentiallyConsistent)
+            let pending = TerminalState.shared.groupsPassedOn.load(ordering: .sequentiallyConsistent)
             if pending != 0 {
                 _ = killpg(group, pending)
                 _ = killpg(group, SIGCONT)
             }
-            if TerminalSession.shared.groupsKilled.load(ordering: .sequentiallyConsistent) {
+            if TerminalState.shared.groupsKilled.load(ordering: .sequentiallyConsistent) {
                 _ = killpg(group, SIGKILL)
             }
         }
         var raiseStop = false
-        var current = TerminalSession.shared.commandStarts.load(ordering: .sequentiallyConsistent)
+        var current = TerminalState.shared.commandStarts.load(ordering: .sequentiallyConsistent)
         while true {
             var next = current - 1
             raiseStop = next == stopWaits
             if raiseStop { next = 0 }
-            let (exchanged, original) = TerminalSession.shared.commandStarts.compareExchange(
+            let (exchanged, original) = TerminalState.shared.commandStarts.compareExchange(
                 expected: current, desired: next, ordering: .sequentiallyConsistent)
             if exchanged { break }
             current = original
@@ -138,9 +138,9 @@ extension ProcessGroupGuard {
     /// and the program runs: either it was continued (and this is one more `SIGCONT`, which
     /// changes nothing) or its own stop was discarded.
     package static func continueIfStopWasDiscarded() {
-        let at = TerminalSession.shared.groupsStoppedAt.load(ordering: .sequentiallyConsistent)
+        let at = TerminalState.shared.groupsStoppedAt.load(ordering: .sequentiallyConsistent)
         guard at != 0, monotonicNanoseconds() - at >= discardedStopNanoseconds,
-            TerminalSession.shared.groupsStoppedAt.compareExchange(
+            TerminalState.shared.groupsStoppedAt.compareExchange(
                 expected: at, desired: 0, ordering: .sequentiallyConsistent
             ).exchanged
         else { return }
@@ -164,7 +164,7 @@ extension ProcessGroupGuard {
                 actions.set(action(for: signal), signal)
                 users.installed.append(signal)
             }
-            TerminalSession.shared.handlesStops.store(
+            TerminalState.shared.handlesStops.store(
                 users.installed.contains(SIGTSTP), ordering: .sequentiallyConsistent)
         }
     }
@@ -173,23 +173,23 @@ extension ProcessGroupGuard {
         users.withLock { users in
             users.count -= 1
             guard users.count == 0 else { return }
-            TerminalSession.shared.handlesStops.store(false, ordering: .sequentiallyConsistent)
+            TerminalState.shared.handlesStops.store(false, ordering: .sequentiallyConsistent)
             if let actions = users.actions {
                 for signal in users.installed where isOurs(actions.get(signal)) { actions.set(defaultAction(), signal) }
             }
             users.installed = []
             users.actions = nil
             // What came while these commands ran does not concern the next ones.
-            TerminalSession.shared.groupsPassedOn.store(0, ordering: .sequentiallyConsistent)
-            TerminalSession.shared.groupsPasses.store(0, ordering: .sequentiallyConsistent)
-            TerminalSession.shared.groupsKilled.store(false, ordering: .sequentiallyConsistent)
+            TerminalState.shared.groupsPassedOn.store(0, ordering: .sequentiallyConsistent)
+            TerminalState.shared.groupsPasses.store(0, ordering: .sequentiallyConsistent)
+            TerminalState.shared.groupsKilled.store(false, ordering: .sequentiallyConsistent)
         }
     }
 
     /// Makes what the handlers read before any of them can run.
     static func prepareHandlersForSignals() {
         _ = interruptionPolicy.load(ordering: .relaxed)
-        TerminalSession.prepareForSignals()
+        TerminalState.prepareForSignals()
         OutputRelay.prepareForSignals()
     }
 
@@ -248,13 +248,13 @@ extension ProcessGroupGuard {
         defer { errno = savedErrno }
         switch interruptionPolicy.load(ordering: .sequentiallyConsistent) {
         case .passesOn:
-            if TerminalSession.shared.groupsPasses.add(1, ordering: .sequentiallyConsistent).newValue == 1 {
-                TerminalSession.shared.groupsPassedOnAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
-                TerminalSession.shared.groupsPassedOn.store(signal, ordering: .sequentiallyConsistent)
+            if TerminalState.shared.groupsPasses.add(1, ordering: .sequentiallyConsistent).newValue == 1 {
+                TerminalState.shared.groupsPassedOnAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
+                TerminalState.shared.groupsPassedOn.store(signal, ordering: .sequentiallyConsistent)
                 signalAll(signal)
                 signalAll(SIGCONT)  // a stopped command gets it too
             } else {
-                TerminalSession.shared.groupsKilled.store(true, ordering: .sequentiallyConsistent)
+                TerminalState.shared.groupsKilled.store(true, ordering: .sequentiallyConsistent)
                 signalAll(SIGKILL)
             }
         case .endsProgram:
@@ -281,24 +281,24 @@ extension ProcessGroupGuard {
         if signal == SIGTSTP {
             // A command being started: its group is not known yet, and stopping now would leave
             // it running while the program is stopped. The stop waits for endStart(group:).
-            var current = TerminalSession.shared.commandStarts.load(ordering: .sequentiallyConsistent)
+            var current = TerminalState.shared.commandStarts.load(ordering: .sequentiallyConsistent)
             while current & (stopWaits - 1) > 0 {
-                let (exchanged, original) = TerminalSession.shared.commandStarts.compareExchange(
+                let (exchanged, original) = TerminalState.shared.commandStarts.compareExchange(
                     expected: current, desired: current | stopWaits, ordering: .sequentiallyConsistent)
                 if exchanged { return }
                 current = original
             }
-            TerminalSession.shared.groupsStoppedAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
-            TerminalSession.shared.stopsPassedOn.add(1, ordering: .sequentiallyConsistent)
+            TerminalState.shared.groupsStoppedAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
+            TerminalState.shared.stopsPassedOn.add(1, ordering: .sequentiallyConsistent)
             signalAll(SIGTSTP)
             var stop = defaultAction()
             _ = sigaction(SIGTSTP, &stop, nil)
             raise(SIGTSTP)  // stops the program once this handler returns
         } else {
             signalAll(SIGCONT)
-            TerminalSession.shared.groupsStoppedAt.store(0, ordering: .sequentiallyConsistent)
+            TerminalState.shared.groupsStoppedAt.store(0, ordering: .sequentiallyConsistent)
             var current = sigaction()
-            if TerminalSession.shared.handlesStops.load(ordering: .sequentiallyConsistent),
+            if TerminalState.shared.handlesStops.load(ordering: .sequentiallyConsistent),
                 sigaction(SIGTSTP, nil, &current) == 0,
                 isDefault(current)
             {

@@ -55,7 +55,7 @@ package enum ProcessGroupGuard {
     /// The signal (`SIGINT`, or `SIGTERM`/`SIGHUP` where they cancel) that made the guard cancel
     /// the work, or `nil` when no signal did.
     package static var lastCancellingSignal: Int32? {
-        let signal = TerminalSession.shared.cancellingSignal.load(ordering: .sequentiallyConsistent)
+        let signal = TerminalState.shared.cancellingSignal.load(ordering: .sequentiallyConsistent)
         return signal == 0 ? nil : signal
     }
 
@@ -81,7 +81,7 @@ package enum ProcessGroupGuard {
     /// not run lazy initialisation).
     static func prepareForSignals() {
         _ = slots.count
-        TerminalSession.prepareForSignals()
+        TerminalState.prepareForSignals()
         prepareHandlersForSignals()
     }
 }

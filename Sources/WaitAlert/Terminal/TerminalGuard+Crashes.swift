@@ -14,7 +14,7 @@ extension TerminalGuard {
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
     /// Memory the crash handler reads, allocated once and never freed; written only under
-    /// the session's ``TerminalSession/crashHandlerHolders`` lock while no crash handler is installed.
+    /// the session's ``TerminalState/crashHandlerHolders`` lock while no crash handler is installed.
     struct CrashContext {
         let savedActions = UnsafeMutablePointer<sigaction>.allocate(capacity: crashSignals.count)
         let installed = UnsafeMutablePointer<Bool>.allocate(capacity: crashSignals.count)
@@ -25,7 +25,7 @@ extension TerminalGuard {
     /// Installs the crash handlers, unless a holder already did: whatever shows or is caught —
     /// a region, a prompt in raw mode, the program's output — a crash puts it back.
     static func holdCrashHandlers() {
-        TerminalSession.prepareForSignals()
+        TerminalState.prepareForSignals()
         OutputRelay.prepareForSignals()
         session.crashHandlerHolders.withLock { holders in
             holders += 1

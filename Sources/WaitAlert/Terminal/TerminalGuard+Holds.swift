@@ -1,8 +1,8 @@
 // Whoever needs the guard holds it: the overlay while it has lines to show, a question while it
 // waits, the line modes while work runs. Each says what it needs — its terminal, whether signals
-// are handled, its handlers, what standard input should be — and the guard reconciles them in one
+// are handled, where its events go, what standard input should be — and the guard reconciles them in one
 // place: active while anyone holds it, on the terminal of the holder that has held it longest,
-// with the latest holder's input wish, each signal's handler the latest one given, and signals
+// with the latest holder's input wish, each event to the latest holder that takes events, and signals
 // handled if any holder asked. A holder that lets go leaves the others' wishes in force; none of
 // them turns the guard off under another.
 extension TerminalGuard {
@@ -12,8 +12,9 @@ extension TerminalGuard {
         var output: Int32
         /// Whether Ctrl-C, Ctrl-Z, resizes and the ending signals are handled while it holds.
         var handlesSignals: Bool
-        /// Its handlers; `nil` leaves the earlier holders' in force.
-        var handlers: Handlers?
+        /// Where its events go (Ctrl-C, resizes, resumes); `nil` leaves the earlier holders' in
+        /// force.
+        var events: TerminalEvents?
         /// What standard input should be while it is the latest holder.
         var input: InputWish = .asTyped
     }
@@ -24,7 +25,7 @@ extension TerminalGuard {
     }
 
     /// Takes a hold: the guard becomes active if it was not, on `hold`'s terminal; `hold`'s input
-    /// wish and handlers are in force, and signals handled if any holder asked.
+    /// wish and events are in force, and signals handled if any holder asked.
     @discardableResult
     static func take(_ hold: Hold) -> HoldID {
         installExitHook()
@@ -64,9 +65,9 @@ extension TerminalGuard {
         }
     }
 
-    /// The handlers in force: each the latest holder's that gave handlers.
-    static var currentHandlers: Handlers? {
-        state.withLock { state in state.holds.last { $0.hold.handlers != nil }?.hold.handlers }
+    /// Where events go now: to the latest holder that takes them.
+    static var currentEvents: TerminalEvents? {
+        state.withLock { state in state.holds.last { $0.hold.events != nil }?.hold.events }
     }
 
     /// Whether any holder asks for signals to be handled. Under ``state``'s lock.

@@ -13,11 +13,11 @@ extension TerminalGuard {
     /// put them back.
     ///
     /// The saved modes live in ``SignalContext/savedModes``. The session's
-    /// ``TerminalSession/modesChanged`` publishes them: it holds the descriptor whose modes were
+    /// ``TerminalState/modesChanged`` publishes them: it holds the descriptor whose modes were
     /// changed, or -1. Whoever takes the descriptor
     /// (`exchange(-1)`) restores the modes, so they are restored exactly once. A writer publishes
     /// new modes only after waiting for every handler that may still be reading the old ones
-    /// (``TerminalSession/modesReaders``), so a handler never reads a half-written `termios`. Every operation is
+    /// (``TerminalState/modesReaders``), so a handler never reads a half-written `termios`. Every operation is
     /// sequentially consistent: a handler that counts itself in and then finds a descriptor read
     /// modes that were completely written before.
     enum TerminalModes {

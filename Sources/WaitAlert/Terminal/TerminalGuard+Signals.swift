@@ -38,11 +38,11 @@ extension TerminalGuard {
     }
 
     /// Installs the signal handlers and the pipe that carries interrupt, resize and resume to
-    /// Swift code, to the handlers in force when each comes (``currentHandlers``). Under
+    /// Swift code, to the holder that takes events when each comes (``currentEvents``). Under
     /// ``state``'s lock.
     static func install(_ state: inout State) {
         OutputRelay.prepareForSignals()
-        TerminalSession.prepareForSignals()  // a handler never runs lazy initialisation
+        TerminalState.prepareForSignals()  // a handler never runs lazy initialisation
         ProcessGroupGuard.prepareForSignals()
         guard let (readEnd, writeEnd) = Platform.nonBlockingPipe() else { return }
         session.notifyDescriptor.store(writeEnd, ordering: .sequentiallyConsistent)
@@ -50,15 +50,15 @@ extension TerminalGuard {
         source.setEventHandler {
             var signals = [UInt8](repeating: 0, count: 16)
             let count = read(readEnd, &signals, signals.count)
-            let handlers = currentHandlers
+            let events = currentEvents
             for signal in signals.prefix(max(count, 0)) {
                 switch Int32(signal) {
-                case SIGINT: interrupt(handlers)
+                case SIGINT: interrupt(events)
                 case SIGCONT:
                     blockInputAgain()
-                    handlers?.resume()
+                    if let events { TerminalEvent.resume.deliver(to: events) }
                 case SIGTSTP: checkForDiscardedStop(after: session.stops.load(ordering: .sequentiallyConsistent))
-                default: handlers?.resize()
+                default: if let events { TerminalEvent.resize.deliver(to: events) }
                 }
             }
         }
@@ -230,7 +230,7 @@ extension TerminalGuard {
 
     /// Erases the overlay and puts the terminal modes back, in the foreground only, after quieting
     /// the overlay: no overlay write starts from now on, and one already under way on another
-    /// thread is waited for (``TerminalSession/waitForWritesInFlight()``).
+    /// thread is waited for (``TerminalState/waitForWritesInFlight()``).
     private static func restoreFromSignal() {
         session.quieted.store(true, ordering: .sequentiallyConsistent)
         session.waitForWritesInFlight()

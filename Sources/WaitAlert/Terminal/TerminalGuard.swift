@@ -14,21 +14,21 @@ import Synchronization
 ///
 /// It is active while anyone holds it (``take(_:)``, ``release(_:)``): an overlay that has lines
 /// to show, a question, the line modes while work runs. While active:
-/// - `SIGINT` calls the interrupt handler (which cancels the work, or passes the signal on when
-///   there is no work to cancel); a second `SIGINT` before the interrupted work has ended
+/// - `SIGINT` tells the holder ``TerminalEvent/interrupt`` (it cancels the work, or passes the
+///   signal on when there is no work to cancel); a second `SIGINT` before the interrupted work has ended
 ///   restores the terminal and exits at once with status 130;
 /// - `SIGTERM`, `SIGHUP` and `SIGQUIT` restore the terminal, put the previous disposition back
 ///   and raise the signal again, so the program ends as it would have;
 /// - every other signal whose default action ends the program (``endingSignals``: `SIGPIPE`
 ///   from a closed pipe on standard output, `SIGUSR1`, `SIGALRM`, …) does the same, where the
 ///   program left it at its default: one it ignores or handles itself stays its own;
-/// - `SIGWINCH` calls the resize handler;
+/// - `SIGWINCH` tells the holder ``TerminalEvent/resize``;
 /// - `SIGTSTP` (Ctrl-Z) restores the terminal before the program stops, and `SIGCONT` continues
-///   the process group registered with ``ProcessGroupGuard`` and calls the resume handler, which
-///   redraws the overlay if the program continues in the foreground.
+///   the process group registered with ``ProcessGroupGuard`` and tells the holder
+///   ``TerminalEvent/resume``, which redraws the overlay if the program continues in the foreground.
 ///
 /// A signal the program ignored stays ignored. Once a signal handler or the crash handler ends
-/// the program, nothing else writes to the terminal (``TerminalSession/ended``). Separately, while
+/// the program, nothing else writes to the terminal (``TerminalState/ended``). Separately, while
 /// work is running and standard input is the same terminal, echo is off (the latest holder's
 /// input wish, ``Hold/input``), so typed keys are neither shown nor able to break the line, and
 /// again after every `SIGCONT` that finds the program in the foreground (a stop gave the terminal
@@ -47,14 +47,8 @@ import Synchronization
 /// The signal handlers only call async-signal-safe functions (`write`, `poll`, `tcsetattr`,
 /// `tcgetpgrp`, `sigaction`, `raise`, `_exit`) on memory prepared before they were installed,
 /// and read shared state through atomics; interrupt, resize and resume reach Swift code through
-/// a pipe read on a dispatch queue.
+/// a pipe read on a dispatch queue, and the holder as ``TerminalEvent``s on the main actor.
 enum TerminalGuard {
-    struct Handlers: Sendable {
-        var interrupt: @Sendable () -> Void
-        var resize: @Sendable () -> Void
-        var resume: @Sendable () -> Void
-    }
-
     /// Written when the program ends abruptly: cancel any half-written escape sequence (CAN), end
     /// a synchronized update left open, return to column 0, erase the overlay below the cursor,
     /// reset colours, turn autowrap back on, show the cursor.
@@ -121,8 +115,8 @@ enum TerminalGuard {
         /// What standard input is, as its latest holder asked (``Hold/input``), made so again
         /// after a stop gave the terminal back.
         var input = InputWish.asTyped
-        /// What Ctrl-C does instead of the holder's interrupt handler (``divertInterrupts(to:)``).
-        var divertedInterrupt: (@Sendable () -> Void)?
+        /// What Ctrl-C does instead of the holder's ``TerminalEvent/interrupt`` (``divertInterrupts(to:)``).
+        var divertedInterrupt: (@MainActor @Sendable () -> Void)?
         /// Who holds the guard, in the order they took it (``take(_:)``).
         var holds: [(id: HoldID, hold: Hold)] = []
         /// How many holds were ever taken: the next one's number.
@@ -144,7 +138,7 @@ enum TerminalGuard {
     static let state = Mutex(State())
 
     /// The process's terminal session, which holds the guard's flags.
-    static var session: TerminalSession { .shared }
+    static var session: TerminalState { .shared }
 
     static var isActive: Bool { session.active.load(ordering: .acquiring) }
 
@@ -228,19 +222,22 @@ enum TerminalGuard {
         }
     }
 
-    /// Has Ctrl-C call `handler` instead of the interrupt handler of whoever holds the guard,
+    /// Has Ctrl-C call `handler` (on the main actor) instead of telling whoever holds the guard,
     /// until called with `nil`: a question read as a line takes Ctrl-C for itself (it cancels the
     /// question, and counts for no forced exit), whoever holds the guard.
-    static func divertInterrupts(to handler: (@Sendable () -> Void)?) {
+    static func divertInterrupts(to handler: (@MainActor @Sendable () -> Void)?) {
         state.withLock { $0.divertedInterrupt = handler }
     }
 
     /// Carries out a Ctrl-C: the diverted handler if any (the Ctrl-C then counts for no forced
-    /// exit), else the holder's.
-    static func interrupt(_ handlers: Handlers?) {
-        guard let diverted = state.withLock({ $0.divertedInterrupt }) else { return handlers?.interrupt() ?? () }
+    /// exit), else the holder's ``TerminalEvent/interrupt``.
+    static func interrupt(_ events: TerminalEvents?) {
+        guard let diverted = state.withLock({ $0.divertedInterrupt }) else {
+            if let events { TerminalEvent.interrupt.deliver(to: events) }
+            return
+        }
         resetInterrupts()
-        diverted()
+        Task { @MainActor in diverted() }
     }
 
     /// Forgets the Ctrl-C already counted: the work it interrupted has ended, so the next one

@@ -1,227 +1,171 @@
-import Synchronization
-
-/// The process's terminal, as WaitAlert holds it: one object for the state every part of it
-/// shares — the terminal guard (frames, modes, signals, restores), the output relay (the capture
-/// of standard output and standard error, and the program's lines it prints itself when the
-/// overlay does not collect them), the process groups of the commands the program runs, the
-/// lines a forced exit prints, and the signal handlers that read all of it — so that writes never
-/// interleave, each knows what the others left on screen, and an end of the program, however it
-/// comes, finds in one place what to undo.
+/// The process's terminal as its holders reach it — the interactive overlay, a question drawn or
+/// read as a line, the line modes' signal handling: the one door to descriptor 2, its modes, its
+/// signals, the capture of the program's output and what is on screen.
 ///
-/// What is on screen (``drawn``, ``rowsAboveCursor``, ``erasedByRelay``) is written under the
-/// write ``lock`` only; the signal handlers read the atomics and buffers, take no lock and
-/// allocate nothing (the session is made before any handler is installed:
-/// ``prepareForSignals()``). The operations stay with their parts — ``TerminalGuard``,
-/// ``OutputRelay``, ``ProcessGroupGuard``, ``ForcedExitLines`` — with their own locks and the
-/// fixed memory their handlers write into.
-final class TerminalSession: Sendable {
-    /// The process's one terminal session.
-    static let shared = TerminalSession()
+/// A holder is given a session (``process``) and asks it for everything: it takes a hold saying
+/// what it needs (its terminal, signals handled, where its ``TerminalEvent``s go, what standard
+/// input should be) and the session reconciles every holder's wishes in one place; it hands over
+/// a frame it composed, with what the frame leaves on screen, and the session writes it under the
+/// one write lock and records the screen; it starts and ends the capture, whose output comes
+/// back as events among the signals'. Behind the door are the guard, the relay, the forced exit's
+/// lines and their shared state (``TerminalState``), which only the terminal layer names.
+///
+/// The session is a value with no state of its own: the process has one terminal, and the state
+/// every signal handler reads is the process's. A port to another system replaces what is behind
+/// these operations, not the holders.
+struct TerminalSession: Sendable {
+    /// What a holder asks (its terminal, signals handled, where its events go, its input wish).
+    typealias Hold = TerminalGuard.Hold
+    /// A holder's hold, to change or let go of.
+    typealias HoldID = TerminalGuard.HoldID
+    /// What a frame leaves on screen.
+    typealias Screen = TerminalGuard.Screen
+    /// The capture of the program's standard output and standard error.
+    typealias Capture = OutputRelay
+    /// A line a forced exit prints for work still running.
+    typealias ForcedExitLine = ForcedExitLines.Line
 
-    /// A session of its own, apart from the process's: for tests of its record.
-    init() {}
+    /// The process's terminal: descriptor 2, and standard input when it is the same terminal.
+    static let process = TerminalSession()
 
-    deinit {
-        forcedExitStorage.deallocate()
-        forcedExitDigits.deallocate()
+    private var state: TerminalState { .shared }
+
+    // MARK: - Standard error
+
+    /// The process's standard error.
+    var standardError: WaitAlertStandardError { .shared }
+
+    /// Whether `terminal` is this session's: the process's standard error. Only then does a
+    /// holder take holds, capture output or handle signals.
+    func owns(_ terminal: any WaitAlertTerminal) -> Bool {
+        WaitAlertStandardError.isProcessStandardError(terminal)
     }
 
-    // MARK: - The guard
+    /// The descriptor that reaches what `descriptor` (1 or 2) reached before the capture.
+    func real(_ descriptor: Int32) -> Int32 { OutputRelay.real(descriptor) }
 
-    /// Whether the guard is active: someone holds it, and its signal handling is in place.
-    let active = Atomic<Bool>(false)
-    /// Set once the program's exit restored the terminal: nothing guards it again.
-    let exited = Atomic<Bool>(false)
-    /// Ctrl-C presses since the guard became active.
-    let interrupts = Atomic<Int>(0)
-    /// Set by the `SIGTSTP` handler, cleared by `SIGCONT`.
-    let suspended = Atomic<Bool>(false)
-    /// The terminal the overlay draws on, or -1.
-    let output = Atomic<Int32>(-1)
-    /// The write end of the pipe to the guard's dispatch source, or -1.
-    let notifyDescriptor = Atomic<Int32>(-1)
-    /// How many times Ctrl-Z stopped the program (the handler erased whatever was drawn): a
-    /// frame drawn after a stop draws every line afresh, whenever it comes — even before the
-    /// resume handler has run.
-    let stops = Atomic<Int>(0)
-    /// Whether a prompt turned bracketed paste on, so every end must turn it off.
-    let pasteBracketed = Atomic<Bool>(false)
-    /// Whether a taskbar progress (`OSC 9;4`) is shown, so every end must clear it.
-    let taskbarShown = Atomic<Bool>(false)
-    /// How many bytes of ``TerminalGuard/SignalContext/clearTaskbar`` clear the taskbar; 0 until
-    /// an overlay that shows a taskbar progress said how.
-    let clearTaskbarCount = Atomic<Int>(0)
+    // MARK: - Holds
 
-    // MARK: - The terminal's modes
+    /// Takes a hold; the terminal is guarded while anyone holds it (``TerminalGuard/take(_:)``).
+    func take(_ hold: Hold) -> HoldID { TerminalGuard.take(hold) }
 
-    /// The descriptor whose modes the guard changed (echo off, raw), or -1: whoever takes it
-    /// (`exchange(-1)`) restores the saved modes, exactly once (``TerminalGuard/TerminalModes``).
-    let modesChanged = Atomic<Int32>(-1)
-    /// Signal handlers reading the saved modes now; a writer waits for none before it saves new
-    /// ones.
-    let modesReaders = Atomic<Int>(0)
+    /// Makes standard input what `id`'s holder now wants: as typed, echo off, or raw.
+    func setInput(_ input: TerminalGuard.InputWish, of id: HoldID) { TerminalGuard.setInput(input, of: id) }
 
-    // MARK: - The capture of standard output and standard error
+    /// Lets go of `id`'s hold.
+    func release(_ id: HoldID) { TerminalGuard.release(id) }
 
-    /// The real terminal behind descriptors 1 and 2 while the relay captures them, or -1.
-    let realOutput = Atomic<Int32>(-1)
-    let realError = Atomic<Int32>(-1)
-    /// The pseudo-terminal controllers of the captured streams (output, error), or -1.
-    let capturedOutputController = Atomic<Int32>(-1)
-    let capturedErrorController = Atomic<Int32>(-1)
-    /// Each pseudo-terminal's controller and device (output, then error), published when the
-    /// relay is made, for the hand-off at the program's end; -1 when there is none.
-    let handOffOutputController = Atomic<Int32>(-1)
-    let handOffOutputDevice = Atomic<Int32>(-1)
-    let handOffErrorController = Atomic<Int32>(-1)
-    let handOffErrorDevice = Atomic<Int32>(-1)
-    /// Whether the hand-off at the end has run.
-    let handedOff = Atomic<Bool>(false)
-    /// Set by a signal handler that ends the program: the relay reads no more.
-    let relayFrozen = Atomic<Bool>(false)
-    /// The relay's reads of a pseudo-terminal under way (with the copy they keep).
-    let relayReadsInFlight = Atomic<Int>(0)
-    /// How many captured bytes the relay read and has not printed yet (kept for a signal handler
-    /// that ends the program to print).
-    let unprintedCount = Atomic<Int>(0)
-
-    /// How many parts hold the crash handlers now (the guard while active, the relay while it
-    /// captures): installed by the first, put back by the last.
-    let crashHandlerHolders = Mutex(0)
-    /// The C library's `_Fork` (a fork that is async-signal-safe), looked up before any handler
-    /// may need it, for the relay's hand-off from a signal handler; `nil` where there is none.
-    /// Written once, before the handlers are installed.
-    @exclusivity(unchecked) nonisolated(unsafe) var forkFromSignal: (@convention(c) () -> Int32)?
-
-    // MARK: - The process groups of the commands the program runs
-
-    /// The signal that last cancelled the work through the guard, or 0.
-    let cancellingSignal = Atomic<Int32>(0)
-    /// Whether `SIGTERM` and `SIGHUP` cancel the work like a first Ctrl-C
-    /// (``TerminalOverlay/ProcessIntegration/cancelsOnTermination``).
-    let terminationCancels = Atomic<Bool>(false)
-    /// The signal passed on to the groups first, when the program passes signals on, or 0;
-    /// when (nanoseconds on the monotonic clock); how many came.
-    let groupsPassedOn = Atomic<Int32>(0)
-    let groupsPassedOnAt = Atomic<Int64>(0)
-    let groupsPasses = Atomic<Int>(0)
-    /// Whether a later signal killed the groups.
-    let groupsKilled = Atomic<Bool>(false)
-    /// Commands being started (the low bits), and a flag above them while a Ctrl-Z waits for
-    /// them (``ProcessGroupGuard``).
-    let commandStarts = Atomic<Int>(0)
-    /// When a Ctrl-Z stopped the groups and the program was to stop, or 0.
-    let groupsStoppedAt = Atomic<Int64>(0)
-    /// How many times a Ctrl-Z was passed on to the groups.
-    let stopsPassedOn = Atomic<Int>(0)
-    /// Whether the job-control `SIGTSTP` handler is installed (to put back after a stop).
-    let handlesStops = Atomic<Bool>(false)
-
-    // MARK: - What a forced exit prints
-
-    /// The most bytes the forced exit's lines take; lines past it are left out.
-    static let forcedExitCapacity = 16 * 1024
-    /// The lines a forced exit writes (``ForcedExitLines``): read by a signal handler, written
-    /// under the publisher's lock while no handler reads them (see ``forcedExitReaders`` and
-    /// ``forcedExitValid``).
-    nonisolated(unsafe) let forcedExitStorage = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: forcedExitCapacity, alignment: 8)
-    /// How many bytes of ``forcedExitStorage`` hold lines, while they are whole.
-    let forcedExitCount = Atomic<Int>(0)
-    /// Whether ``forcedExitStorage`` holds whole lines: cleared while a publisher writes it.
-    let forcedExitValid = Atomic<Bool>(false)
-    /// Handlers reading ``forcedExitStorage`` now: a publisher waits for none before writing it.
-    let forcedExitReaders = Atomic<Int>(0)
-    /// Where a handler composes the elapsed time (one handler ends the program: never two at once).
-    nonisolated(unsafe) let forcedExitDigits = UnsafeMutableRawBufferPointer.allocate(byteCount: 32, alignment: 1)
-
-    // MARK: - What is on screen, and the writes
-
-    /// Held by every write of the overlay, the relay's own prints and the restores.
-    let lock = Mutex(())
-    /// Whether overlay lines are on screen, so an abrupt end must write the restore bytes.
-    let drawn = Atomic<Bool>(false)
-    /// Whether the output relay erased the overlay's lines to print the program's output, and
-    /// the overlay has not drawn them again yet. Written under ``lock``.
-    let erasedByRelay = Atomic<Bool>(false)
-    /// How many rows above the cursor the drawn lines begin (a prompt's cursor may rest below its
-    /// first row): an erase goes up as many first.
-    let rowsAboveCursor = Atomic<Int>(0)
-    /// Set by a signal handler before it restores the terminal, so no overlay write follows the
-    /// restore; cleared by `SIGCONT`.
-    let quieted = Atomic<Bool>(false)
-    /// Set for good by a signal handler that ends the program — a crash, a signal whose default
-    /// action ends it, a forced exit — before it restores the terminal and prints what was caught:
-    /// from then on nothing else writes to the terminal (no frame, spinner glyph, prompt, relayed
-    /// line or plain line), whatever other threads still run meanwhile (a crash report that takes
-    /// its time), so the restore, the handler's own lines and the crash report are the last things
-    /// on it.
-    let ended = Atomic<Bool>(false)
-    /// Overlay writes between their check of ``quieted`` and the end of their system call.
-    let writesInFlight = Atomic<Int>(0)
-    /// The thread of the write in flight (writes take ``lock``: one at a time), or 0.
-    private let writer = Atomic<UInt>(0)
-
-    /// The bytes that erase what the record says is on screen, taking it off the record until the
-    /// overlay draws again, for lines printed over it without the overlay (the relay's backlog);
-    /// `nil` when nothing is drawn. `erase` makes the bytes from the rows above the cursor the
-    /// drawn lines begin (a prompt's cursor rests in its field, below its first row). Under the
-    /// write lock.
-    func takeScreenToPrintOver(_ erase: (Int) -> String) -> String? {
-        guard drawn.exchange(false, ordering: .sequentiallyConsistent) else { return nil }
-        let above = rowsAboveCursor.exchange(0, ordering: .sequentiallyConsistent)
-        erasedByRelay.store(true, ordering: .sequentiallyConsistent)
-        return erase(above)
+    /// Has Ctrl-C call `handler` instead of telling the holders, until called with `nil`.
+    func divertInterrupts(to handler: (@MainActor @Sendable () -> Void)?) {
+        TerminalGuard.divertInterrupts(to: handler)
     }
 
-    /// Whether a write may go out now: no handler has quieted the overlay or ended the program.
-    /// Checked under ``lock`` after ``beginWrite()``, so a handler that sets either and then waits
-    /// for writes in flight never has one land after its restore.
-    var mayWrite: Bool {
-        !quieted.load(ordering: .sequentiallyConsistent) && !ended.load(ordering: .sequentiallyConsistent)
+    /// A Ctrl-C with no work to cancel: the terminal is restored and `SIGINT` does what it would
+    /// have done without WaitAlert.
+    func passOnInterrupt() { TerminalGuard.passOnInterrupt() }
+
+    /// The work a Ctrl-C interrupted has ended: the next Ctrl-C cancels again.
+    func resetInterrupts() { TerminalGuard.resetInterrupts() }
+
+    /// Records that Ctrl-C cancelled the work (a question cancelled by the user): the program's
+    /// end reports it as `SIGINT`'s.
+    func noteCancelledByInterrupt() {
+        state.cancellingSignal.store(Platform.interruptSignal, ordering: .sequentiallyConsistent)
     }
 
-    /// Stops every later write for good and waits for the one in flight: the first thing a signal
-    /// handler that ends the program does. Async-signal-safe.
-    func endFromSignal() {
-        ended.store(true, ordering: .sequentiallyConsistent)
-        quieted.store(true, ordering: .sequentiallyConsistent)
-        waitForWritesInFlight()
+    /// The signal that cancelled the work (a Ctrl-C, a `SIGTERM`), or 0: the program's end reports
+    /// the cancellation as that signal's.
+    var cancellingSignal: Int32 { state.cancellingSignal.load(ordering: .sequentiallyConsistent) }
+
+    /// Forgets the signal that cancelled earlier work: new work began on its own.
+    func forgetCancellingSignal() { state.cancellingSignal.store(0, ordering: .sequentiallyConsistent) }
+
+    /// Whether `SIGTERM` and `SIGHUP` cancel the work first (``WaitAlertOverlay/ProcessIntegration``).
+    func setTerminationCancels(_ cancels: Bool) {
+        state.terminationCancels.store(cancels, ordering: .sequentiallyConsistent)
     }
 
-    /// Counts an overlay write in ``writesInFlight``, before it checks ``mayWrite``; called under
-    /// ``lock``, and followed by ``endWrite()`` once its system call has returned.
-    func beginWrite() {
-        writer.store(Platform.currentThread(), ordering: .sequentiallyConsistent)
-        writesInFlight.add(1, ordering: .sequentiallyConsistent)
+    /// Restores the terminal when the program exits while anything is held.
+    func installExitHook() { TerminalGuard.installExitHook() }
+
+    /// Whether the program has ended (a signal handler or a crash): nothing writes any more.
+    var hasEnded: Bool { state.ended.load(ordering: .sequentiallyConsistent) }
+
+    // MARK: - The screen
+
+    /// How many times Ctrl-Z stopped the program: a frame drawn after a stop draws afresh.
+    var stops: Int { state.stops.load(ordering: .sequentiallyConsistent) }
+
+    /// Whether lines are on screen, as the record says (lines the relay erased are not).
+    var isDrawn: Bool { state.drawn.load(ordering: .sequentiallyConsistent) }
+
+    /// Writes `bytes` unless the program is ending (``TerminalGuard/write(_:to:)``).
+    func write(_ bytes: [UInt8], to terminal: any WaitAlertTerminal) -> Bool {
+        TerminalGuard.write(bytes, to: terminal)
     }
 
-    /// Ends what ``beginWrite()`` began.
-    func endWrite() {
-        writesInFlight.subtract(1, ordering: .sequentiallyConsistent)
-        writer.store(0, ordering: .sequentiallyConsistent)
+    /// Writes the frame `compose` makes under the write lock, and records what it leaves on screen
+    /// (``TerminalGuard/write(to:composing:)``).
+    func write(
+        to terminal: any WaitAlertTerminal, composing compose: () -> (bytes: [UInt8], leaves: Screen?)
+    ) -> Bool {
+        TerminalGuard.write(to: terminal, composing: compose)
     }
 
-    /// Waits until no overlay write is in flight on another thread: a signal handler that quieted
-    /// the overlay, before it erases the lines. A write in flight on the handler's own thread
-    /// (the handler interrupted it) is not waited for, nor one that takes more than a second (a
-    /// terminal that stopped reading). Async-signal-safe.
-    func waitForWritesInFlight() {
-        let me = Platform.currentThread()
-        var waits = 0
-        while writesInFlight.load(ordering: .sequentiallyConsistent) > 0,
-            writer.load(ordering: .sequentiallyConsistent) != me, waits < 1000
-        {
-            Platform.sleep(for: .milliseconds(1))
-            waits += 1
-        }
+    /// Writes `bytes` only while lines are on screen: a spinner frame drawn off the main actor.
+    func writeIfDrawn(_ bytes: [UInt8], to terminal: any WaitAlertTerminal, brokenPipeSignalBlocked: Bool = false) {
+        TerminalGuard.writeIfDrawn(bytes, to: terminal, brokenPipeSignalBlocked: brokenPipeSignalBlocked)
     }
 
-    /// Makes everything a signal handler reads here before any handler can run (a handler must
-    /// not run lazy initialisation): the session itself, whose atomics and buffers are made with
-    /// it.
-    static func prepareForSignals() {
-        _ = shared
+    /// Records whether lines are on screen.
+    func setDrawn(_ isDrawn: Bool) { TerminalGuard.setDrawn(isDrawn) }
+
+    /// Takes the bytes that clear a taskbar progress, for every end to write while one shows.
+    func prepareTaskbarClear(_ bytes: [UInt8]) { TerminalGuard.prepareTaskbarClear(bytes) }
+
+    /// Records whether a taskbar progress (`OSC 9;4`) shows, so that every end clears it.
+    func setTaskbarShown(_ shown: Bool) { state.taskbarShown.store(shown, ordering: .sequentiallyConsistent) }
+
+    /// Records whether bracketed paste is on, so that every end turns it off.
+    func setPasteBracketed(_ on: Bool) { state.pasteBracketed.store(on, ordering: .sequentiallyConsistent) }
+
+    // MARK: - The capture
+
+    /// Starts catching the program's standard error (and standard output on the same terminal):
+    /// ``TerminalEvent/outputArrived`` goes to `events` when output waits; `eraseRegion` gives the
+    /// bytes that erase the lines above the cursor before the relay prints over them itself.
+    /// `nil` when nothing can be captured. A crash gives the descriptors back.
+    func startCapture(
+        events: @escaping TerminalEvents, eraseRegion: @escaping @Sendable (_ rowsAboveCursor: Int) -> String
+    ) -> Capture? {
+        guard let relay = OutputRelay.relay(),
+            relay.capture(wake: { TerminalEvent.outputArrived.deliver(to: events) }, eraseRegion: eraseRegion)
+        else { return nil }
+        TerminalGuard.holdCrashHandlers()
+        return relay
     }
 
+    /// Gives the program its descriptors back; what it wrote and was not shown follows. Returns
+    /// whether the relay had erased the lines to print over them (they are drawn afresh next).
+    func endCapture(_ capture: Capture) -> Bool {
+        defer { TerminalGuard.dropCrashHandlers() }
+        guard capture.release() else { return false }
+        TerminalGuard.noteRelayEraseSeen()
+        return true
+    }
+
+    /// Gives the captured terminals the real one's window size.
+    func followWindowSize() { OutputRelay.followWindowSize() }
+
+    // MARK: - A forced exit
+
+    /// The lines a second Ctrl-C leaves for the work still running, in `color` (an SGR parameter).
+    func publishForcedExitLines(_ lines: [ForcedExitLine], color: String?) {
+        ForcedExitLines.publish(lines, color: color)
+    }
+
+    // MARK: - A parent program's alert
+
+    /// The parent alert this program runs under, through the socket it gave, if any.
+    func connectToParent() -> ParentConnection? { EventSocket.connectToParent() }
 }

@@ -22,7 +22,7 @@ struct BrokenPipeWriteTests {
         let output = WaitAlertStandardError(descriptor: ends[1])
         var written = true
         if signalBlocked {
-            WaitAlertStandardError.withBrokenPipeSignalBlocked {
+            Platform.withBrokenPipeSignalBlocked {
                 written = output.write(Array("frame".utf8), brokenPipeSignalBlocked: true)
             }
         } else {

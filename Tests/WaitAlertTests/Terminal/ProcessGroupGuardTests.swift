@@ -13,13 +13,13 @@ struct ProcessGroupGuardTests {
     @Test func terminationCancelsOnlyForProgramsThatOptIn() {
         #expect(TerminalOverlay.ProcessIntegration.full.cancelsOnTermination == false)
         #expect(TerminalOverlay.ProcessIntegration.none.cancelsOnTermination == false)
-        let before = TerminalSession.shared.terminationCancels.load(ordering: .sequentiallyConsistent)
-        defer { TerminalSession.shared.terminationCancels.store(before, ordering: .sequentiallyConsistent) }
+        let before = TerminalState.shared.terminationCancels.load(ordering: .sequentiallyConsistent)
+        defer { TerminalState.shared.terminationCancels.store(before, ordering: .sequentiallyConsistent) }
         _ = TerminalOverlay(terminal: WaitAlertStandardError.shared, integration: .init(cancelsOnTermination: true))
-        let optedIn = TerminalSession.shared.terminationCancels.load(ordering: .sequentiallyConsistent)
+        let optedIn = TerminalState.shared.terminationCancels.load(ordering: .sequentiallyConsistent)
         #expect(optedIn)
         _ = TerminalOverlay(terminal: WaitAlertStandardError.shared)
-        let byDefault = TerminalSession.shared.terminationCancels.load(ordering: .sequentiallyConsistent)
+        let byDefault = TerminalState.shared.terminationCancels.load(ordering: .sequentiallyConsistent)
         #expect(!byDefault)
     }
 

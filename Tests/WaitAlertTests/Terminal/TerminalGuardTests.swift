@@ -58,7 +58,7 @@ struct TerminalGuardTests {
             let hold = TerminalGuard.take(
                 .init(
                     output: pipe.writeEnd, handlesSignals: true,
-                    handlers: .init(interrupt: {}, resize: { resized.open() }, resume: {})))
+                    events: { if $0 == .resize { resized.open() } }))
             #expect(TerminalGuard.isActive)
             #expect(Self.handler(of: SIGWINCH) != before[TerminalGuard.guardedSignals.firstIndex(of: SIGWINCH)!])
             kill(getpid(), SIGWINCH)
@@ -70,9 +70,9 @@ struct TerminalGuardTests {
     }
 
     /// Two holders at once — a question over the line modes' hold — neither turns the guard off
-    /// under the other: the latest holder's handlers and input wish are in force while it holds,
+    /// under the other: the latest holder's events and input wish are in force while it holds,
     /// the earlier holder's again once it lets go, signals stay handled until the last lets go,
-    /// and a holder that gives no handlers leaves the earlier ones in force.
+    /// and a holder that takes no events leaves the earlier ones in force.
     @Test func holdersDeclareWhatTheyNeedAndTheGuardReconcilesThem() async throws {
         try await Self.withPipe { pipe in
             let before = TerminalGuard.guardedSignals.map(Self.handler(of:))
@@ -83,23 +83,23 @@ struct TerminalGuardTests {
             let first = TerminalGuard.take(
                 .init(
                     output: pipe.writeEnd, handlesSignals: true,
-                    handlers: .init(interrupt: {}, resize: { firstResized.open() }, resume: {}), input: .hidden))
+                    events: { if $0 == .resize { firstResized.open() } }, input: .hidden))
             let second = TerminalGuard.take(
                 .init(
                     output: pipe.readEnd, handlesSignals: false,
-                    handlers: .init(
-                        interrupt: {},
-                        resize: { secondResized[min(secondResizes.add(1, ordering: .relaxed).oldValue, 1)].open() },
-                        resume: {}),
+                    events: { event in
+                        guard event == .resize else { return }
+                        secondResized[min(secondResizes.add(1, ordering: .relaxed).oldValue, 1)].open()
+                    },
                     input: .raw))
             #expect(
-                TerminalSession.shared.output.load(ordering: .relaxed) == pipe.writeEnd, "the first holder's terminal")
+                TerminalState.shared.output.load(ordering: .relaxed) == pipe.writeEnd, "the first holder's terminal")
             #expect(TerminalGuard.state.withLock { $0.input } == .raw, "the latest holder's wish")
             kill(getpid(), SIGWINCH)
             await secondResized[0].waitIgnoringCancellation()  // the latest holder's handler ran
             #expect(!firstResized.isOpen)
 
-            let third = TerminalGuard.take(.init(output: pipe.writeEnd, handlesSignals: true, handlers: nil))
+            let third = TerminalGuard.take(.init(output: pipe.writeEnd, handlesSignals: true, events: nil))
             kill(getpid(), SIGWINCH)
             await secondResized[1].waitIgnoringCancellation()  // still the second's: the third gave none
             #expect(!firstResized.isOpen)
@@ -107,7 +107,7 @@ struct TerminalGuardTests {
 
             TerminalGuard.release(first)  // the earlier holder lets go first: the guard stays on
             #expect(TerminalGuard.isActive)
-            #expect(TerminalSession.shared.output.load(ordering: .relaxed) == pipe.readEnd)
+            #expect(TerminalState.shared.output.load(ordering: .relaxed) == pipe.readEnd)
             #expect(Self.handler(of: SIGWINCH) == before[winch], "no holder left asks for signals")
             #expect(TerminalGuard.state.withLock { $0.input } == .raw)
             TerminalGuard.setInput(.asTyped, of: second)
@@ -123,21 +123,21 @@ struct TerminalGuardTests {
     /// with the write: an abrupt end then goes up to the frame's first row and erases from there.
     @Test func aFrameRecordsWhatItLeavesOnScreen() async throws {
         try await Self.withPipe { pipe in
-            let hold = TerminalGuard.take(.init(output: pipe.writeEnd, handlesSignals: false, handlers: nil))
+            let hold = TerminalGuard.take(.init(output: pipe.writeEnd, handlesSignals: false, events: nil))
             let terminal = InMemoryTerminal(columns: 20, rows: 4)
             let written = TerminalGuard.write(to: terminal) {
                 (Array("? Name\r\n> x\u{1B}[A".utf8), TerminalGuard.Screen(drawn: true, rowsAboveCursor: 1))
             }
             #expect(written)
-            let drawn = TerminalSession.shared.drawn.load(ordering: .relaxed)
-            let rowsAboveCursor = TerminalSession.shared.rowsAboveCursor.load(ordering: .relaxed)
+            let drawn = TerminalState.shared.drawn.load(ordering: .relaxed)
+            let rowsAboveCursor = TerminalState.shared.rowsAboveCursor.load(ordering: .relaxed)
             #expect(drawn && rowsAboveCursor == 1)
             TerminalGuard.restoreForExit()
             TerminalGuard.release(hold)
             #expect(pipe.written() == Array("\u{1B}[A".utf8) + TerminalGuard.restoreBytes)
-            let drawnAfter = TerminalSession.shared.drawn.load(ordering: .relaxed)
+            let drawnAfter = TerminalState.shared.drawn.load(ordering: .relaxed)
             #expect(!drawnAfter)
-            TerminalSession.shared.exited.store(false, ordering: .relaxed)  // this test process goes on
+            TerminalState.shared.exited.store(false, ordering: .relaxed)  // this test process goes on
         }
     }
 
@@ -145,14 +145,14 @@ struct TerminalGuardTests {
     /// the record says is drawn, from its first row, and take it off the record until the overlay
     /// draws again; with nothing drawn there is nothing to erase.
     @Test func printingOverTheScreenErasesWhatTheRecordSays() {
-        TerminalSession.shared.lock.withLock { _ in
-            TerminalSession.shared.drawn.store(true, ordering: .sequentiallyConsistent)
-            TerminalSession.shared.rowsAboveCursor.store(2, ordering: .sequentiallyConsistent)
-            let erase = TerminalSession.shared.takeScreenToPrintOver { "up \($0)" }
-            let drawn = TerminalSession.shared.drawn.load(ordering: .sequentiallyConsistent)
-            let erasedByRelay = TerminalSession.shared.erasedByRelay.exchange(false, ordering: .sequentiallyConsistent)
+        TerminalState.shared.lock.withLock { _ in
+            TerminalState.shared.drawn.store(true, ordering: .sequentiallyConsistent)
+            TerminalState.shared.rowsAboveCursor.store(2, ordering: .sequentiallyConsistent)
+            let erase = TerminalState.shared.takeScreenToPrintOver { "up \($0)" }
+            let drawn = TerminalState.shared.drawn.load(ordering: .sequentiallyConsistent)
+            let erasedByRelay = TerminalState.shared.erasedByRelay.exchange(false, ordering: .sequentiallyConsistent)
             #expect(erase == "up 2" && !drawn && erasedByRelay)
-            #expect(TerminalSession.shared.takeScreenToPrintOver { "up \($0)" } == nil)
+            #expect(TerminalState.shared.takeScreenToPrintOver { "up \($0)" } == nil)
         }
     }
 
@@ -160,7 +160,7 @@ struct TerminalGuardTests {
         try await Self.withPipe { pipe in
             let hold = TerminalGuard.take(
                 .init(
-                    output: pipe.writeEnd, handlesSignals: false, handlers: .init(interrupt: {}, resize: {}, resume: {})
+                    output: pipe.writeEnd, handlesSignals: false, events: { _ in }
                 ))
             TerminalGuard.setDrawn(true)
             TerminalGuard.restoreForExit()
@@ -168,7 +168,7 @@ struct TerminalGuardTests {
             TerminalGuard.release(hold)
             #expect(pipe.written() == TerminalGuard.restoreBytes)
             #expect(String(decoding: TerminalGuard.restoreBytes, as: UTF8.self).hasSuffix("\u{1B}[?7h\u{1B}[?25h"))
-            TerminalSession.shared.exited.store(false, ordering: .relaxed)  // this test process goes on
+            TerminalState.shared.exited.store(false, ordering: .relaxed)  // this test process goes on
         }
     }
 
@@ -177,12 +177,12 @@ struct TerminalGuardTests {
     /// again.
     @Test func aQuietedOverlayWritesNothing() {
         let terminal = InMemoryTerminal(columns: 20, rows: 2)
-        TerminalSession.shared.quieted.store(true, ordering: .sequentiallyConsistent)
+        TerminalState.shared.quieted.store(true, ordering: .sequentiallyConsistent)
         #expect(TerminalGuard.write(Array("\r⠹".utf8), to: terminal), "dropped, not failed")
         #expect(terminal.bytesWritten == 0)
-        TerminalSession.shared.quieted.store(false, ordering: .sequentiallyConsistent)
+        TerminalState.shared.quieted.store(false, ordering: .sequentiallyConsistent)
         #expect(TerminalGuard.write(Array("\r⠹".utf8), to: terminal))
         #expect(terminal.lines == ["⠹"])
-        #expect(TerminalSession.shared.writesInFlight.load(ordering: .sequentiallyConsistent) == 0)
+        #expect(TerminalState.shared.writesInFlight.load(ordering: .sequentiallyConsistent) == 0)
     }
 }

@@ -5,11 +5,11 @@ import Testing
 /// The terminal session's record of the screen and of the writes under way, on sessions of
 /// their own (the process's is left alone).
 @Suite("Terminal session")
-struct TerminalSessionTests {
+struct TerminalStateTests {
     /// Lines printed over the overlay without it (the relay's backlog) take what is on screen
     /// off the record: the erase goes up the rows the record says, once.
     @Test func printingOverTheScreenTakesItOffTheRecordOnce() {
-        let session = TerminalSession()
+        let session = TerminalState()
         #expect(session.takeScreenToPrintOver { _ in "erase" } == nil, "nothing is drawn yet")
         session.drawn.store(true, ordering: .sequentiallyConsistent)
         session.rowsAboveCursor.store(2, ordering: .sequentiallyConsistent)
@@ -26,7 +26,7 @@ struct TerminalSessionTests {
     /// A signal handler that ends the program stops every later write; a write it interrupted
     /// on its own thread is not waited for (it could never finish).
     @Test func anEndFromASignalStopsEveryLaterWrite() {
-        let session = TerminalSession()
+        let session = TerminalState()
         #expect(session.mayWrite)
         session.beginWrite()
         session.endFromSignal()
@@ -40,7 +40,7 @@ struct TerminalSessionTests {
 
     /// A stop (Ctrl-Z) quiets the writes until the terminal is given back; an end is for good.
     @Test func aQuietedSessionWritesAgainOnlyUntilItEnds() {
-        let session = TerminalSession()
+        let session = TerminalState()
         session.quieted.store(true, ordering: .sequentiallyConsistent)
         #expect(!session.mayWrite)
         session.quieted.store(false, ordering: .sequentiallyConsistent)
@@ -53,9 +53,9 @@ struct TerminalSessionTests {
     /// Every process-wide part of the terminal keeps its shared state here: one object, made
     /// before any signal handler can read it.
     @Test func theProcessHasOneSession() {
-        TerminalSession.prepareForSignals()
-        #expect(TerminalSession.shared === TerminalSession.shared)
-        #expect(TerminalSession.shared !== TerminalSession())
-        #expect(TerminalSession.shared.forcedExitStorage.count == TerminalSession.forcedExitCapacity)
+        TerminalState.prepareForSignals()
+        #expect(TerminalState.shared === TerminalState.shared)
+        #expect(TerminalState.shared !== TerminalState())
+        #expect(TerminalState.shared.forcedExitStorage.count == TerminalState.forcedExitCapacity)
     }
 }

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reading the keyboard, and the process's place in its terminal's job control: what a question
+/// on the terminal needs of the system.
+extension Platform {
+    /// Whether `descriptor` is a terminal whose foreground process group is this process's (a
+    /// question may read keys from it).
+    package static func isForegroundTerminal(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1 && tcgetpgrp(descriptor) == getpgrp()
+    }
+
+    /// Reads what `descriptor` holds now, up to `limit` bytes, without waiting longer than a read
+    /// of a ready descriptor does: `nil` at its end (the terminal is gone), `[]` when a read
+    /// failed or nothing came.
+    package static func readAvailable(_ descriptor: Int32, upTo limit: Int) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        let count = read(descriptor, &buffer, buffer.count)
+        if count == 0 { return nil }
+        return Array(buffer.prefix(max(count, 0)))
+    }
+
+    /// How many bytes can be read from `descriptor` without waiting (`FIONREAD`).
+    package static func pendingInput(_ descriptor: Int32) -> Int {
+        var pending: Int32 = 0
+        guard ioctl(descriptor, UInt(FIONREAD), &pending) == 0 else { return 0 }
+        return Int(max(pending, 0))
+    }
+
+    /// Puts `bytes` back into the terminal `descriptor`'s input, as if typed (`TIOCSTI`), for
+    /// whatever reads it next; stops at the first the system refuses (the request turned off).
+    package static func insertInput(_ bytes: [UInt8], into descriptor: Int32) {
+        #if os(Linux)
+            let insert = UInt(TIOCSTI)
+        #else
+            let insert = UInt(0x8001_7472)  // TIOCSTI: _IOW('t', 114, char)
+        #endif
+        for var byte in bytes {
+            guard ioctl(descriptor, insert, &byte) == 0 else { break }
+        }
+    }
+
+    /// Whether the process runs under job control: its group is not its session's own (a shell
+    /// that can continue it after a stop).
+    package static var hasJobControl: Bool { getpgrp() != getsid(0) }
+
+    /// Stops the process's whole group, as the terminal does for Ctrl-Z (`SIGTSTP`).
+    package static func stopProcessGroup() { kill(0, SIGTSTP) }
+
+    // MARK: - Lines from standard input
+
+    /// Whether `descriptor` has something to read (or its end) within `milliseconds`.
+    package static func isReadable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, milliseconds) > 0
+    }
+
+    /// Whether the C library holds input for standard input that it has read and not handed out
+    /// yet (a line read ahead from a pipe): `poll` does not see it. The stream is looked up by
+    /// its symbol, the way the C library exports it.
+    package static func standardInputHasBufferedInput() -> Bool {
+        #if canImport(Glibc)
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "stdin"),
+                let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self)?.pointee
+            else { return false }
+            return file._IO_read_ptr != file._IO_read_end
+        #elseif canImport(Darwin)
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__stdinp"),
+                let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self)?.pointee
+            else { return false }
+            return file._r > 0
+        #else
+            return false
+        #endif
+    }
+
+    /// Writes `bytes` on the process's controlling terminal (`/dev/tty`), whatever its standard
+    /// descriptors are; `false` when it has none.
+    @discardableResult
+    package static func writeToControllingTerminal(_ bytes: [UInt8]) -> Bool {
+        let terminal = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard terminal >= 0 else { return false }
+        defer { close(terminal) }
+        return bytes.withUnsafeBytes { writeAll($0, to: terminal) }
+    }
+}
