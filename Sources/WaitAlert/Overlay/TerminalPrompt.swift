@@ -213,7 +213,7 @@ final class TerminalPrompt {
     /// Ctrl-C the same way.)
     static func recordCancellationByUser(on session: TerminalSession = .process) {
         session.noteCancelledByInterrupt()
-        ShownErrors.record(CancellationError(), signal: Platform.interruptSignal)
+        ShownErrors.record(CancellationError(), signal: Signal.interrupt)
     }
 
     /// Ctrl-Z: the terminal is given back, the prompt erased, and the program stops; `fg` draws

@@ -88,4 +88,35 @@ extension Platform {
         defer { close(terminal) }
         return bytes.withUnsafeBytes { writeAll($0, to: terminal) }
     }
+
+    // MARK: - The terminal's modes
+
+    /// The modes of the terminal `descriptor`, or `nil` when it is not one.
+    static func terminalModes(of descriptor: Int32) -> termios? {
+        var modes = termios()
+        return tcgetattr(descriptor, &modes) == 0 ? modes : nil
+    }
+
+    /// `modes` with echo off, so typed keys neither show nor move the line; canonical mode stays
+    /// (typed lines are kept whole, with erase and kill applied, for whatever reads next). With
+    /// `raw`, also every key read as it comes, Ctrl-C and Ctrl-Z included.
+    static func echoOff(_ modes: termios, raw: Bool) -> termios {
+        var modes = modes
+        modes.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+        if raw {
+            modes.c_lflag &= ~tcflag_t(ICANON | ISIG | IEXTEN)
+            modes.c_iflag &= ~tcflag_t(ICRNL | INLCR | IXON)
+            withUnsafeMutableBytes(of: &modes.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
+        }
+        return modes
+    }
+
+    /// Gives the terminal `descriptor` the modes `modes` points to, at once. Async-signal-safe.
+    @discardableResult
+    static func setTerminalModes(_ modes: UnsafePointer<termios>, of descriptor: Int32) -> Bool {
+        tcsetattr(descriptor, TCSANOW, modes) == 0
+    }
 }

@@ -6,15 +6,39 @@
     import Darwin
 #endif
 
+/// The signals WaitAlert sends, handles or looks for, by name: the words the layers above use
+/// instead of the C library's constants.
+package enum Signal {
+    /// `SIGINT`: Ctrl-C.
+    package static var interrupt: Int32 { SIGINT }
+    /// `SIGTERM`: asks a process to end.
+    package static var terminate: Int32 { SIGTERM }
+    /// `SIGHUP`: the terminal hung up.
+    package static var hangUp: Int32 { SIGHUP }
+    /// `SIGQUIT`: Ctrl-\.
+    package static var quit: Int32 { SIGQUIT }
+    /// `SIGKILL`: ends a process; it cannot be caught.
+    package static var kill: Int32 { SIGKILL }
+    /// `SIGSTOP`: stops a process; it cannot be caught.
+    package static var stop: Int32 { SIGSTOP }
+    /// `SIGTSTP`: Ctrl-Z.
+    package static var terminalStop: Int32 { SIGTSTP }
+    /// `SIGCONT`: a stopped process continues.
+    package static var `continue`: Int32 { SIGCONT }
+    /// `SIGWINCH`: the terminal's window changed size.
+    package static var windowChanged: Int32 { SIGWINCH }
+    /// `SIGCHLD`: a child process ended or stopped.
+    package static var child: Int32 { SIGCHLD }
+    /// `SIGPIPE`: a write to a pipe nobody reads.
+    package static var brokenPipe: Int32 { SIGPIPE }
+    /// `SIGTTIN`, `SIGTTOU`: a background process used its terminal.
+    package static var backgroundRead: Int32 { SIGTTIN }
+    package static var backgroundWrite: Int32 { SIGTTOU }
+}
+
 /// Signals and the system's error numbers, named: the words the layers above use instead of the
 /// C library's constants.
 extension Platform {
-    /// `SIGTERM`: asks a process to end.
-    package static var terminateSignal: Int32 { SIGTERM }
-
-    /// `SIGINT`: Ctrl-C.
-    package static var interruptSignal: Int32 { SIGINT }
-
     /// Whether `signal` stopped a process for using its terminal from the background (`SIGTTIN`,
     /// `SIGTTOU`): a password prompt, most often.
     package static func isTerminalStop(_ signal: Int32) -> Bool { signal == SIGTTIN || signal == SIGTTOU }

@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A command started in a process group of its own (``spawn(_:channels:standardInput:environment:workingDirectory:)``):
 /// its output channels, how it is stopped, and how it is reaped.
 ///
@@ -52,7 +44,7 @@ package final class Subprocess: Sendable {
 
     private let stopping: Mutex<Stopping>
 
-    init(pid: pid_t, outputs: [Output]) {
+    init(pid: Int32, outputs: [Output]) {
         self.pid = pid
         self.outputs = outputs
         stopping = Mutex(Stopping(group: pid))
@@ -65,11 +57,11 @@ package final class Subprocess: Sendable {
             if stopping.signal == 0 {
                 stopping.signal = signal
                 stopping.at = Platform.monotonicNow()
-                _ = killpg(stopping.group, signal)
-                _ = killpg(stopping.group, SIGCONT)
+                Platform.signal(group: stopping.group, signal)
+                Platform.signal(group: stopping.group, Signal.continue)
             } else if !stopping.killed {
                 stopping.killed = true
-                _ = killpg(stopping.group, SIGKILL)
+                Platform.signal(group: stopping.group, Signal.kill)
             }
         }
     }
@@ -89,7 +81,7 @@ package final class Subprocess: Sendable {
                 stopping.signal != 0 ? stopping.at : ProcessGroupGuard.interruptedAt
             guard let since, Platform.monotonicNow() - since >= Self.grace else { return }
             stopping.killed = true
-            _ = killpg(stopping.group, SIGKILL)
+            Platform.signal(group: stopping.group, Signal.kill)
         }
     }
 
@@ -97,29 +89,19 @@ package final class Subprocess: Sendable {
     /// a zombie and its group id cannot be reused, an interrupted command's background processes
     /// are killed, and the group is forgotten.
     func reapIfEnded() -> (termination: SubprocessTermination, interruption: Int32?)? {
-        var info = siginfo_t()
-        let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
-        guard result == 0, info.si_signo == SIGCHLD else { return nil }
+        guard Platform.hasEnded(pid) else { return nil }
         let interruption = interruption
         stopping.withLock { stopping in
-            if interruption != nil { _ = killpg(stopping.group, SIGKILL) }
+            if interruption != nil { Platform.signal(group: stopping.group, Signal.kill) }
             ProcessGroupGuard.ended(group: stopping.group)
             stopping.group = 0
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return (SubprocessTermination(waitStatus: status), interruption)
+        return (SubprocessTermination(waitStatus: Platform.reap(pid)), interruption)
     }
 
     /// The signal that stopped the command since the last call (`SIGSTOP`, `SIGTTIN`…), or `nil`
     /// when it has not stopped.
     func stopSinceLastAsked() -> Int32? {
-        var info = siginfo_t()
-        guard waitid(P_PID, id_t(pid), &info, WSTOPPED | WNOHANG) == 0, info.si_signo == SIGCHLD else { return nil }
-        #if canImport(Darwin)
-            return info.si_status
-        #else
-            return info._sifields._sigchld.si_status
-        #endif
+        Platform.stopSignal(of: pid)
     }
 }

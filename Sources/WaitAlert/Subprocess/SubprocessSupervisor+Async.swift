@@ -17,7 +17,7 @@ extension SubprocessSupervisor {
                 }
             }
         } onCancel: {
-            process.stop(ProcessGroupGuard.lastCancellingSignal ?? Platform.terminateSignal)
+            process.stop(ProcessGroupGuard.lastCancellingSignal ?? Signal.terminate)
         }
     }
 }

@@ -1,16 +1,8 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension SubprocessSupervisor {
     mutating func read(channel index: Int, into buffer: inout [UInt8]) {
         let descriptor = channels[index].descriptor
-        let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-        if count > 0 {
+        let result = buffer.withUnsafeMutableBytes { Platform.readChunk(descriptor, into: $0) }
+        if case .bytes(let count) = result {
             channels[index].lastOutputAt = elapsed
             let bytes = buffer[..<count]
             switch channels[index].channel.use {
@@ -25,7 +17,7 @@ extension SubprocessSupervisor {
                     collected += bytes
                 } else if !overflowed {
                     overflowed = true
-                    process.stop(SIGTERM)
+                    process.stop(Signal.terminate)
                 }
             case .display:
                 // Its taskbar progress becomes the alert's (the sequence itself is never shown),
@@ -33,7 +25,7 @@ extension SubprocessSupervisor {
                 for report in channels[index].progress.feed(bytes) { follow(report, of: index) }
                 if settings.usesLines { take(channels[index].lines.feed(bytes, at: elapsed)) }
             }
-        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+        } else if result == .end {
             // End of a pipe; `EIO`: the pseudo-terminal's device is closed everywhere.
             closeChannel(index)
         }
@@ -55,7 +47,7 @@ extension SubprocessSupervisor {
 
     mutating func closeChannel(_ index: Int) {
         guard channels[index].descriptor >= 0 else { return }
-        close(channels[index].descriptor)
+        Platform.close(channels[index].descriptor)
         channels[index].descriptor = -1
     }
 
@@ -103,16 +95,11 @@ extension SubprocessSupervisor {
     mutating func handOffHeldChannels() {
         var held: [(source: Int32, target: Int32?)] = []
         for index in channels.indices where channels[index].descriptor >= 0 {
-            var request = pollfd(fd: channels[index].descriptor, events: Int16(POLLIN), revents: 0)
-            let hungUp = poll(&request, 1, 0) > 0 && request.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
-            if !hungUp { held.append((channels[index].descriptor, channels[index].channel.handOffTarget)) }
+            if !Platform.isHungUp(channels[index].descriptor) {
+                held.append((channels[index].descriptor, channels[index].channel.handOffTarget))
+            }
         }
         if !held.isEmpty { SubprocessHandOff.start(held, group: process.pid) }
         for index in channels.indices { closeChannel(index) }
     }
-}
-
-/// `read(2)`, named apart from ``SubprocessSupervisor``'s own `read(channel:into:)`.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What the supervisor shows of a command, as an alert's reporter would: the closures it is handed
 /// (the supervisor knows nothing above it).
 package struct SubprocessReporting: Sendable {
@@ -151,16 +143,13 @@ package struct SubprocessSupervisor {
         while true {
             let open = channels.indices.filter { channels[$0].descriptor >= 0 }
             if let exitedAt, open.isEmpty || Platform.monotonicNow() - exitedAt >= Self.drainLimit { break }
-            var requests = open.map { pollfd(fd: channels[$0].descriptor, events: Int16(POLLIN), revents: 0) }
             // Once the command has exited, a wait as long as the quiet period that finds nothing
             // to read ends the run.
             let timeout = exitedAt == nil ? Self.checkMilliseconds : Self.drainQuietMilliseconds
-            let ready = poll(&requests, nfds_t(requests.count), timeout)
-            if ready == 0, exitedAt != nil { break }
-            if ready > 0 {
-                for (index, request) in zip(open, requests) where request.revents != 0 {
-                    read(channel: index, into: &buffer)
-                }
+            let ready = Platform.waitForInput(open.map { channels[$0].descriptor }, milliseconds: timeout)
+            if ready == nil, exitedAt != nil { break }
+            for (index, isReady) in zip(open, ready ?? []) where isReady {
+                read(channel: index, into: &buffer)
             }
             showPartialLine()
             if ended == nil, let reaped = process.reapIfEnded() {
@@ -195,7 +184,7 @@ package struct SubprocessSupervisor {
         guard let signal = process.stopSinceLastAsked() else { return }
         let passedOn = TerminalState.shared.stopsPassedOn.load(ordering: .sequentiallyConsistent)
         defer { stopsPassedOn = passedOn }
-        if signal == SIGTSTP, passedOn != stopsPassedOn { return }
+        if signal == Signal.terminalStop, passedOn != stopsPassedOn { return }
         reporting.attention(.stopped(signal))
     }
 
@@ -206,8 +195,7 @@ package struct SubprocessSupervisor {
         guard !toldOfRawMode else { return }
         let now = elapsed
         for index in channels.indices where channels[index].descriptor >= 0 && channels[index].channel.terminal != nil {
-            var modes = termios()
-            guard tcgetattr(channels[index].descriptor, &modes) == 0, modes.c_lflag & tcflag_t(ICANON) == 0 else {
+            guard Platform.readsLines(channels[index].descriptor) == false else {
                 channels[index].rawSince = nil
                 continue
             }
@@ -234,6 +222,6 @@ package struct SubprocessSupervisor {
             Platform.setWindowSize(size, of: channels[index].descriptor)
             changed = true
         }
-        if changed { _ = killpg(process.pid, SIGWINCH) }
+        if changed { Platform.signal(group: process.pid, Signal.windowChanged) }
     }
 }

@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The final lines a forced exit leaves — a second Ctrl-C while cancelled work still runs ends
 /// the program at once — one for each alert still running: `⚠ Building: interrupted after 3.1s`,
 /// under what the program printed.
@@ -51,7 +43,7 @@ enum ForcedExitLines {
             guard published != Published(lines: lines, color: color) else { return }
             published = Published(lines: lines, color: color)
             session.forcedExitValid.store(false, ordering: .sequentiallyConsistent)
-            while session.forcedExitReaders.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
+            while session.forcedExitReaders.load(ordering: .sequentiallyConsistent) > 0 { Platform.yieldProcessor() }
             var offset = 0
             func append(_ bytes: some Collection<UInt8>) -> Bool {
                 guard offset + 2 + bytes.count <= capacity else { return false }
@@ -87,9 +79,7 @@ enum ForcedExitLines {
         guard descriptor >= 0, session.forcedExitValid.load(ordering: .sequentiallyConsistent) else { return }
         let end = session.forcedExitCount.load(ordering: .sequentiallyConsistent)
         guard end > 0 else { return }
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        let now = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        let now = Platform.monotonicNow().nanosecondsSinceOrigin
         let colorCount = Int(session.forcedExitStorage.loadUnaligned(fromByteOffset: 0, as: UInt16.self))
         let color = UnsafeRawBufferPointer(rebasing: session.forcedExitStorage[2..<2 + colorCount])
         let colored = colorCount > 0 && Platform.isForeground(descriptor)

@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The process groups of the commands the program runs, which must not outlive it nor run on while
 /// it is stopped, and which signal cancelled the work.
 ///
@@ -63,18 +55,18 @@ package enum ProcessGroupGuard {
     static func signalAll(_ signal: Int32) {
         for slot in slots {
             let group = slot.group.load(ordering: .sequentiallyConsistent)
-            if group > 0 { _ = killpg(group, signal) }
+            if group > 0 { Platform.signal(group: group, signal) }
         }
     }
 
     /// Sends `SIGKILL` to every registered group. Async-signal-safe.
     static func killFromSignal() {
-        signalAll(SIGKILL)
+        signalAll(Signal.kill)
     }
 
     /// Sends `SIGCONT` to every registered group. Async-signal-safe.
     static func continueFromSignal() {
-        signalAll(SIGCONT)
+        signalAll(Signal.continue)
     }
 
     /// Makes everything a signal handler reads here before any handler can run (a handler must

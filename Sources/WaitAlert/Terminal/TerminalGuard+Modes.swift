@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension TerminalGuard {
     /// The terminal modes the guard changed, published so that a signal handler on any thread can
     /// put them back.
@@ -29,24 +21,12 @@ extension TerminalGuard {
             guard session.modesChanged.load(ordering: .sequentiallyConsistent) < 0,
                 let descriptor = foregroundInput(sameAs: output)
             else { return }
-            var saved = termios()
-            guard tcgetattr(descriptor, &saved) == 0 else { return }
-            var modes = saved
-            // Echo off, so typed keys neither show nor move the line. Canonical mode stays: typed
-            // lines are kept whole, with erase and kill applied, for whatever reads next.
-            modes.c_lflag &= ~tcflag_t(ECHO | ECHONL)
-            if raw {
-                // A prompt reads every key as it comes, Ctrl-C and Ctrl-Z included.
-                modes.c_lflag &= ~tcflag_t(ICANON | ISIG | IEXTEN)
-                modes.c_iflag &= ~tcflag_t(ICRNL | INLCR | IXON)
-                withUnsafeMutableBytes(of: &modes.c_cc) { cc in
-                    cc[Int(VMIN)] = 1
-                    cc[Int(VTIME)] = 0
-                }
-            }
-            while session.modesReaders.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
+            guard let saved = Platform.terminalModes(of: descriptor) else { return }
+            // A prompt (`raw`) reads every key as it comes, Ctrl-C and Ctrl-Z included.
+            var modes = Platform.echoOff(saved, raw: raw)
+            while session.modesReaders.load(ordering: .sequentiallyConsistent) > 0 { Platform.yieldProcessor() }
             context.savedModes.pointee = saved
-            guard tcsetattr(descriptor, TCSANOW, &modes) == 0 else { return }
+            guard Platform.setTerminalModes(&modes, of: descriptor) else { return }
             session.modesChanged.store(descriptor, ordering: .sequentiallyConsistent)
         }
 
@@ -57,7 +37,7 @@ extension TerminalGuard {
             session.modesReaders.add(1, ordering: .sequentiallyConsistent)
             let descriptor = session.modesChanged.exchange(-1, ordering: .sequentiallyConsistent)
             if descriptor >= 0, Platform.isForeground(descriptor) {
-                _ = tcsetattr(descriptor, TCSANOW, context.savedModes)
+                Platform.setTerminalModes(context.savedModes, of: descriptor)
             }
             session.modesReaders.subtract(1, ordering: .sequentiallyConsistent)
         }
@@ -65,10 +45,10 @@ extension TerminalGuard {
         /// Standard input, when it is the same terminal device as `output` and this process group
         /// is its foreground (a background job never touches the modes of the program in front).
         private static func foregroundInput(sameAs output: Int32) -> Int32? {
-            guard output >= 0, isatty(STDIN_FILENO) == 1, tcgetpgrp(STDIN_FILENO) == getpgrp(),
-                Platform.isSameTerminal(STDIN_FILENO, output)
+            guard output >= 0, Platform.isForegroundTerminal(Platform.standardInput),
+                Platform.isSameTerminal(Platform.standardInput, output)
             else { return nil }
-            return STDIN_FILENO
+            return Platform.standardInput
         }
     }
 }

@@ -70,7 +70,7 @@ struct TerminalSession: Sendable {
     /// Records that Ctrl-C cancelled the work (a question cancelled by the user): the program's
     /// end reports it as `SIGINT`'s.
     func noteCancelledByInterrupt() {
-        state.cancellingSignal.store(Platform.interruptSignal, ordering: .sequentiallyConsistent)
+        state.cancellingSignal.store(Signal.interrupt, ordering: .sequentiallyConsistent)
     }
 
     /// The signal that cancelled the work (a Ctrl-C, a `SIGTERM`), or 0: the program's end reports
