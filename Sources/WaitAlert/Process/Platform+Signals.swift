@@ -34,6 +34,26 @@ package enum Signal {
     /// `SIGTTIN`, `SIGTTOU`: a background process used its terminal.
     package static var backgroundRead: Int32 { SIGTTIN }
     package static var backgroundWrite: Int32 { SIGTTOU }
+
+    /// The signals of a crash.
+    static let crashes: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+
+    /// The signals besides `SIGINT`, `SIGTERM`, `SIGHUP` and `SIGQUIT` whose default action ends
+    /// the program (terminate, or dump core), and which are not a crash (``crashes``): a write to
+    /// a closed pipe (`SIGPIPE`, `prog | head -1`), `kill -USR1`, a timer, a resource limit, the
+    /// real-time signals.
+    static let endingByDefault: [Int32] = {
+        #if os(Linux)
+            let named = [
+                SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT,
+                SIGSYS,
+            ]
+            // The C library keeps the first real-time signals for itself; the rest end a program.
+            return named + Array(__libc_current_sigrtmin()...__libc_current_sigrtmax())
+        #else
+            return [SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGSYS, SIGEMT]
+        #endif
+    }()
 }
 
 /// Signals and the system's error numbers, named: the words the layers above use instead of the

@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The signal handlers that make the commands' process groups follow the program while any is
 /// started or running: the handlers are installed when the first command starts and removed when
 /// the last has been reaped, each only over a signal the program left at its default.
@@ -55,8 +47,8 @@ extension ProcessGroupGuard {
     /// How the program's own disposition of a signal is read and set — apart from the terminal
     /// guard's handler, which passes the signal on to it (`TerminalGuard.programAction(for:)`).
     struct ProgramActions: Sendable {
-        var get: @Sendable (Int32) -> sigaction
-        var set: @Sendable (sigaction, Int32) -> Void
+        var get: @Sendable (Int32) -> SignalAction
+        var set: @Sendable (SignalAction, Int32) -> Void
     }
 
     /// The commands started or running, the signals whose handler is installed, and how.
@@ -104,11 +96,11 @@ extension ProcessGroupGuard {
             registered = register(group)
             let pending = TerminalState.shared.groupsPassedOn.load(ordering: .sequentiallyConsistent)
             if pending != 0 {
-                _ = killpg(group, pending)
-                _ = killpg(group, SIGCONT)
+                Platform.signal(group: group, pending)
+                Platform.signal(group: group, Signal.continue)
             }
             if TerminalState.shared.groupsKilled.load(ordering: .sequentiallyConsistent) {
-                _ = killpg(group, SIGKILL)
+                Platform.signal(group: group, Signal.kill)
             }
         }
         var raiseStop = false
@@ -123,7 +115,7 @@ extension ProcessGroupGuard {
             current = original
         }
         if group == nil { release() }
-        if raiseStop { raise(SIGTSTP) }
+        if raiseStop { Platform.raise(Signal.terminalStop) }
         return registered
     }
 
@@ -144,7 +136,7 @@ extension ProcessGroupGuard {
                 expected: at, desired: 0, ordering: .sequentiallyConsistent
             ).exchanged
         else { return }
-        signalAll(SIGCONT)
+        signalAll(Signal.continue)
     }
 
     // MARK: - Installing
@@ -156,16 +148,16 @@ extension ProcessGroupGuard {
             users.actions = actions
             prepareForSignals()
             let candidates =
-                [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+                [Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.quit]
                 // A process group that is its session's own (no job-control shell above it) is
                 // orphaned: the system discards Ctrl-Z for it.
-                + (getpgrp() != getsid(0) ? [SIGTSTP, SIGCONT] : [])
-            for signal in candidates where isDefault(actions.get(signal)) {
+                + (Platform.hasJobControl ? [Signal.terminalStop, Signal.continue] : [])
+            for signal in candidates where actions.get(signal).isSystemDefault {
                 actions.set(action(for: signal), signal)
                 users.installed.append(signal)
             }
             TerminalState.shared.handlesStops.store(
-                users.installed.contains(SIGTSTP), ordering: .sequentiallyConsistent)
+                users.installed.contains(Signal.terminalStop), ordering: .sequentiallyConsistent)
         }
     }
 
@@ -175,7 +167,7 @@ extension ProcessGroupGuard {
             guard users.count == 0 else { return }
             TerminalState.shared.handlesStops.store(false, ordering: .sequentiallyConsistent)
             if let actions = users.actions {
-                for signal in users.installed where isOurs(actions.get(signal)) { actions.set(defaultAction(), signal) }
+                for signal in users.installed where isOurs(actions.get(signal)) { actions.set(.systemDefault, signal) }
             }
             users.installed = []
             users.actions = nil
@@ -193,82 +185,52 @@ extension ProcessGroupGuard {
         OutputRelay.prepareForSignals()
     }
 
-    private static func action(for signal: Int32) -> sigaction {
-        var action = sigaction()
-        #if canImport(Glibc) || canImport(Musl)
-            if signal == SIGTSTP || signal == SIGCONT {
-                action.__sigaction_handler.sa_handler = { ProcessGroupGuard.followJobControl($0) }
-            } else {
-                action.__sigaction_handler.sa_handler = { ProcessGroupGuard.handleTermination($0) }
-            }
-        #else
-            if signal == SIGTSTP || signal == SIGCONT {
-                action.__sigaction_u.__sa_handler = { ProcessGroupGuard.followJobControl($0) }
-            } else {
-                action.__sigaction_u.__sa_handler = { ProcessGroupGuard.handleTermination($0) }
-            }
-        #endif
-        action.sa_flags = SA_RESTART
-        sigemptyset(&action.sa_mask)
-        return action
+    private static func action(for signal: Int32) -> SignalAction {
+        if signal == Signal.terminalStop || signal == Signal.continue {
+            SignalAction.calling { ProcessGroupGuard.followJobControl($0) }
+        } else {
+            SignalAction.calling { ProcessGroupGuard.handleTermination($0) }
+        }
     }
 
-    private static func defaultAction() -> sigaction {
-        var action = sigaction()  // SIG_DFL
-        sigemptyset(&action.sa_mask)
-        return action
-    }
-
-    private static func handler(of action: sigaction) -> Int {
-        #if canImport(Glibc) || canImport(Musl)
-            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
-        #else
-            unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
-        #endif
-    }
-
-    private static func isDefault(_ action: sigaction) -> Bool {
-        handler(of: action) == 0 && action.sa_flags & SA_SIGINFO == 0
-    }
-
-    private static func isOurs(_ action: sigaction) -> Bool {
-        isHandler(handler(of: action))
+    private static func isOurs(_ action: SignalAction) -> Bool {
+        isHandler(action.handlerAddress)
     }
 
     /// Whether the handler at `address` is one of these handlers.
     static func isHandler(_ address: Int) -> Bool {
-        address == handler(of: action(for: SIGINT)) || address == handler(of: action(for: SIGTSTP))
+        address == action(for: Signal.interrupt).handlerAddress
+            || address == action(for: Signal.terminalStop).handlerAddress
     }
 
     // MARK: - The handlers
 
     /// `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`. Async-signal-safe.
     private static func handleTermination(_ signal: Int32) {
-        let savedErrno = errno
-        defer { errno = savedErrno }
+        let savedErrno = Platform.errorNumber
+        defer { Platform.errorNumber = savedErrno }
         switch interruptionPolicy.load(ordering: .sequentiallyConsistent) {
         case .passesOn:
             if TerminalState.shared.groupsPasses.add(1, ordering: .sequentiallyConsistent).newValue == 1 {
                 TerminalState.shared.groupsPassedOnAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
                 TerminalState.shared.groupsPassedOn.store(signal, ordering: .sequentiallyConsistent)
                 signalAll(signal)
-                signalAll(SIGCONT)  // a stopped command gets it too
+                signalAll(Signal.continue)  // a stopped command gets it too
             } else {
                 TerminalState.shared.groupsKilled.store(true, ordering: .sequentiallyConsistent)
-                signalAll(SIGKILL)
+                signalAll(Signal.kill)
             }
         case .endsProgram:
             // The program will not see the groups end: `SIGTERM` too ends what ignores the
             // signal (a shell's background job ignores `SIGINT` and `SIGQUIT`).
             signalAll(signal)
-            if signal != SIGTERM { signalAll(SIGTERM) }
-            signalAll(SIGCONT)
+            if signal != Signal.terminate { signalAll(Signal.terminate) }
+            signalAll(Signal.continue)
             // The disposition this handler replaced was the default: the program ends. Processes
             // still writing through the output capture keep a working output.
             OutputRelay.handOffAtEnd(fromSignal: true)
-            var action = defaultAction()
-            _ = sigaction(signal, &action, nil)
-            raise(signal)  // delivered with the default disposition once this handler returns
+            SignalAction.systemDefault.install(for: signal)
+            Platform.raise(signal)  // delivered with the default disposition once this handler returns
         }
     }
 
@@ -276,9 +238,9 @@ extension ProcessGroupGuard {
     /// returns). `SIGCONT`: continues the groups and puts the `SIGTSTP` handler back, unless the
     /// terminal guard has put its own. Async-signal-safe.
     private static func followJobControl(_ signal: Int32) {
-        let savedErrno = errno
-        defer { errno = savedErrno }
-        if signal == SIGTSTP {
+        let savedErrno = Platform.errorNumber
+        defer { Platform.errorNumber = savedErrno }
+        if signal == Signal.terminalStop {
             // A command being started: its group is not known yet, and stopping now would leave
             // it running while the program is stopped. The stop waits for endStart(group:).
             var current = TerminalState.shared.commandStarts.load(ordering: .sequentiallyConsistent)
@@ -290,20 +252,16 @@ extension ProcessGroupGuard {
             }
             TerminalState.shared.groupsStoppedAt.store(monotonicNanoseconds(), ordering: .sequentiallyConsistent)
             TerminalState.shared.stopsPassedOn.add(1, ordering: .sequentiallyConsistent)
-            signalAll(SIGTSTP)
-            var stop = defaultAction()
-            _ = sigaction(SIGTSTP, &stop, nil)
-            raise(SIGTSTP)  // stops the program once this handler returns
+            signalAll(Signal.terminalStop)
+            SignalAction.systemDefault.install(for: Signal.terminalStop)
+            Platform.raise(Signal.terminalStop)  // stops the program once this handler returns
         } else {
-            signalAll(SIGCONT)
+            signalAll(Signal.continue)
             TerminalState.shared.groupsStoppedAt.store(0, ordering: .sequentiallyConsistent)
-            var current = sigaction()
             if TerminalState.shared.handlesStops.load(ordering: .sequentiallyConsistent),
-                sigaction(SIGTSTP, nil, &current) == 0,
-                isDefault(current)
+                SignalAction.current(of: Signal.terminalStop)?.isSystemDefault == true
             {
-                var action = action(for: SIGTSTP)
-                _ = sigaction(SIGTSTP, &action, nil)
+                action(for: Signal.terminalStop).install(for: Signal.terminalStop)
             }
         }
     }

@@ -1,40 +1,21 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension TerminalGuard {
     /// The signals besides `SIGINT`, `SIGTERM`, `SIGHUP` and `SIGQUIT` whose default action ends
-    /// the program (terminate, or dump core), and which are not a crash (``crashSignals``): a
+    /// the program (terminate, or dump core), and which are not a crash (``Signal/crashes``): a
     /// write to a closed pipe (`SIGPIPE`, `prog | head -1`), `kill -USR1`, a timer, a resource
     /// limit, the real-time signals. Handled only where the program left them at their default.
-    static let endingSignals: [Int32] = {
-        #if os(Linux)
-            let named = [
-                SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT,
-                SIGSYS,
-            ]
-            // The C library keeps the first real-time signals for itself; the rest end a program.
-            return named + Array(__libc_current_sigrtmin()...__libc_current_sigrtmax())
-        #else
-            return [SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGSYS, SIGEMT]
-        #endif
-    }()
+    static var endingSignals: [Int32] { Signal.endingByDefault }
 
     /// Whether the guard installs its handler for `signal`, whose disposition was `previous`: the
     /// signals it always guards unless ignored (`SIGWINCH` and `SIGCONT` even then, their default
     /// being to do nothing), the ending signals only at their default; Ctrl-Z and `SIGCONT` only
     /// under job control.
-    static func handles(_ signal: Int32, previous: sigaction, jobControl: Bool) -> Bool {
-        if !jobControl, signal == SIGTSTP || signal == SIGCONT { return false }
-        if endingSignals.contains(signal) { return handler(of: previous) == 0 }  // SIG_DFL
-        return signal == SIGWINCH || signal == SIGCONT || handler(of: previous) != 1  // SIG_IGN
+    static func handles(_ signal: Int32, previous: SignalAction, jobControl: Bool) -> Bool {
+        if !jobControl, signal == Signal.terminalStop || signal == Signal.continue { return false }
+        if endingSignals.contains(signal) { return previous.handlerAddress == 0 }  // the default
+        return signal == Signal.windowChanged || signal == Signal.continue || !previous.isIgnored
     }
 
     /// Installs the signal handlers and the pipe that carries interrupt, resize and resume to
@@ -48,46 +29,39 @@ extension TerminalGuard {
         session.notifyDescriptor.store(writeEnd, ordering: .sequentiallyConsistent)
         let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global(qos: .userInteractive))
         source.setEventHandler {
-            var signals = [UInt8](repeating: 0, count: 16)
-            let count = read(readEnd, &signals, signals.count)
+            let signals = Platform.readAvailable(readEnd, upTo: 16) ?? []
             let events = currentEvents
-            for signal in signals.prefix(max(count, 0)) {
+            for signal in signals {
                 switch Int32(signal) {
-                case SIGINT: interrupt(events)
-                case SIGCONT:
+                case Signal.interrupt: interrupt(events)
+                case Signal.continue:
                     blockInputAgain()
                     if let events { TerminalEvent.resume.deliver(to: events) }
-                case SIGTSTP: checkForDiscardedStop(after: session.stops.load(ordering: .sequentiallyConsistent))
+                case Signal.terminalStop:
+                    checkForDiscardedStop(after: session.stops.load(ordering: .sequentiallyConsistent))
                 default: if let events { TerminalEvent.resize.deliver(to: events) }
                 }
             }
         }
         source.setCancelHandler {
-            close(readEnd)
-            close(writeEnd)
+            Platform.close(readEnd)
+            Platform.close(writeEnd)
         }
         source.resume()
         state.readSource = source
 
-        var action = sigaction()
-        #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = { TerminalGuard.handle($0) }
-        #else
-            action.__sigaction_u.__sa_handler = { TerminalGuard.handle($0) }
-        #endif
-        action.sa_flags = SA_RESTART
-        sigemptyset(&action.sa_mask)
+        let action = SignalAction.calling { TerminalGuard.handle($0) }
         context.handlerAction.pointee = action
         session.suspended.store(false, ordering: .relaxed)
         // A process group that is its session's own (no job-control shell above it) is orphaned:
         // the system discards Ctrl-Z for it, so the overlay leaves Ctrl-Z alone there too.
-        let jobControl = getpgrp() != getsid(0)
+        let jobControl = Platform.hasJobControl
         for (index, signal) in guardedSignals.enumerated() {
             context.installed[index] = false
-            guard sigaction(signal, nil, &context.savedActions[index]) == 0,
+            guard SignalAction.current(of: signal, into: context.savedActions + index),
                 handles(signal, previous: context.savedActions[index], jobControl: jobControl)
             else { continue }
-            context.installed[index] = sigaction(signal, context.handlerAction, nil) == 0
+            context.installed[index] = SignalAction.install(context.handlerAction, for: signal)
         }
         state.handlesSignals = true
     }
@@ -96,16 +70,7 @@ extension TerminalGuard {
     /// for the signals that reach the default branch. Async-signal-safe.
     private static func endsProgram(_ signal: Int32) -> Bool {
         guard let index = guardedSignals.firstIndex(of: signal) else { return false }
-        return handler(of: context.savedActions[index]) == 0
-    }
-
-    /// The handler of `action` as a number: 0 for `SIG_DFL`, 1 for `SIG_IGN`. Async-signal-safe.
-    private static func handler(of action: sigaction) -> Int {
-        #if canImport(Glibc)
-            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
-        #else
-            unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
-        #endif
+        return context.savedActions[index].handlerAddress == 0
     }
 
     /// Puts the previous signal dispositions back and closes the pipe. Under ``state``'s lock. A
@@ -113,11 +78,10 @@ extension TerminalGuard {
     static func uninstall(_ state: inout State) {
         guard state.handlesSignals else { return }
         state.handlesSignals = false
-        let ours = handler(of: context.handlerAction.pointee)
+        let ours = context.handlerAction.pointee.handlerAddress
         for (index, signal) in guardedSignals.enumerated() where context.installed[index] {
-            var current = sigaction()
-            if sigaction(signal, nil, &current) != 0 || handler(of: current) == ours {
-                sigaction(signal, &context.savedActions[index], nil)
+            if SignalAction.current(of: signal)?.handlerAddress ?? ours == ours {
+                SignalAction.install(context.savedActions + index, for: signal)
             }
             context.installed[index] = false
         }
@@ -128,10 +92,10 @@ extension TerminalGuard {
 
     /// The signal handler. Async-signal-safe: no allocation, no lock, `errno` preserved.
     private static func handle(_ signal: Int32) {
-        let savedErrno = errno
-        defer { errno = savedErrno }
+        let savedErrno = Platform.errorNumber
+        defer { Platform.errorNumber = savedErrno }
         switch signal {
-        case SIGINT where session.interrupts.add(1, ordering: .relaxed).newValue >= 2:
+        case Signal.interrupt where session.interrupts.add(1, ordering: .relaxed).newValue >= 2:
             // A forced exit: the alerts still running leave their final lines under what the
             // program printed.
             ProcessGroupGuard.killFromSignal()
@@ -141,24 +105,24 @@ extension TerminalGuard {
             OutputRelay.releaseFromSignal()
             ForcedExitLines.write(to: OutputRelay.real(session.output.load(ordering: .sequentiallyConsistent)))
             OutputRelay.handOffAtEnd(fromSignal: true)
-            _exit(130)
-        case SIGINT:
+            Platform.exitAtOnce(130)
+        case Signal.interrupt:
             session.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
             notify(signal)
         case let signal where cancelsWork(signal) && session.interrupts.add(1, ordering: .relaxed).newValue == 1:
             session.cancellingSignal.store(signal, ordering: .sequentiallyConsistent)
-            notify(SIGINT)  // cancels the work like a first Ctrl-C
-        case SIGWINCH:
+            notify(Signal.interrupt)  // cancels the work like a first Ctrl-C
+        case Signal.windowChanged:
             OutputRelay.followWindowSize()
             notify(signal)
-        case SIGTSTP:
+        case Signal.terminalStop:
             session.stops.add(1, ordering: .sequentiallyConsistent)
             restoreFromSignal()
             session.suspended.store(true, ordering: .relaxed)
-            putBack(SIGTSTP)
-            raise(SIGTSTP)  // stops the program once this handler returns
-            notify(SIGTSTP)  // read once the program runs again: see checkForDiscardedStop(after:)
-        case SIGCONT:
+            putBack(Signal.terminalStop)
+            Platform.raise(Signal.terminalStop)  // stops the program once this handler returns
+            notify(Signal.terminalStop)  // read once the program runs again: see checkForDiscardedStop(after:)
+        case Signal.continue:
             resumeAfterStop()
         default:
             ProcessGroupGuard.killFromSignal()
@@ -171,29 +135,29 @@ extension TerminalGuard {
             OutputRelay.releaseFromSignal()
             if ends { OutputRelay.handOffAtEnd(fromSignal: true) }
             putBack(signal)
-            raise(signal)  // delivered with the previous disposition once this handler returns
+            Platform.raise(signal)  // delivered with the previous disposition once this handler returns
         }
     }
 
     /// Whether `signal` is `SIGTERM` or `SIGHUP` and the program chose to have them cancel the
     /// work (``TerminalOverlay/ProcessIntegration/cancelsOnTermination``). Async-signal-safe.
     private static func cancelsWork(_ signal: Int32) -> Bool {
-        (signal == SIGTERM || signal == SIGHUP)
+        (signal == Signal.terminate || signal == Signal.hangUp)
             && session.terminationCancels.load(ordering: .sequentiallyConsistent)
     }
 
     /// What `SIGCONT` does after a stop: the `SIGTSTP` handler back, the overlay free to draw,
     /// the processes it stopped continued, and the overlay told. Async-signal-safe.
     private static func resumeAfterStop() {
-        if let index = guardedSignals.firstIndex(of: SIGTSTP), context.installed[index] {
-            sigaction(SIGTSTP, context.handlerAction, nil)
+        if let index = guardedSignals.firstIndex(of: Signal.terminalStop), context.installed[index] {
+            SignalAction.install(context.handlerAction, for: Signal.terminalStop)
         }
         session.suspended.store(false, ordering: .relaxed)
         session.quieted.store(false, ordering: .sequentiallyConsistent)
         ProcessGroupGuard.continueFromSignal()
         // Also a job started in the background and brought to the foreground (`fg` sends
         // SIGCONT): the overlay checks where it now is and draws if it may.
-        notify(SIGCONT)
+        notify(Signal.continue)
     }
 
     /// A stop the system discarded — the program's process group was orphaned since it started
@@ -218,7 +182,7 @@ extension TerminalGuard {
 
     private static func putBack(_ signal: Int32) {
         if let index = guardedSignals.firstIndex(of: signal) {
-            sigaction(signal, &context.savedActions[index], nil)
+            SignalAction.install(context.savedActions + index, for: signal)
         }
     }
 

@@ -1,14 +1,6 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The process-wide guard of a terminal under an overlay: terminal modes, signal handling, and
 /// the restore path that runs whatever ends the program.
 ///
@@ -56,16 +48,20 @@ enum TerminalGuard {
         "\u{18}\u{1B}[?2026l\r\u{1B}[J\u{1B}[0m\u{1B}[?7h\u{1B}[?25h".utf8)
 
     /// The signals handled while active, in the order of ``SignalContext/savedActions``.
-    static let guardedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT] + endingSignals
+    static let guardedSignals: [Int32] =
+        [
+            Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.quit, Signal.windowChanged, Signal.terminalStop,
+            Signal.continue,
+        ] + endingSignals
 
     /// Memory the signal handlers read, allocated once and never freed, so a handler never
     /// allocates, locks or runs lazy initialisation. Written only under ``state``'s lock while no
     /// handler is installed, except ``savedModes``, which ``TerminalModes`` publishes.
     struct SignalContext {
-        let savedActions = UnsafeMutablePointer<sigaction>.allocate(capacity: guardedSignals.count)
+        let savedActions = UnsafeMutablePointer<SignalAction>.allocate(capacity: guardedSignals.count)
         let installed = UnsafeMutablePointer<Bool>.allocate(capacity: guardedSignals.count)
-        let handlerAction = UnsafeMutablePointer<sigaction>.allocate(capacity: 1)
-        let savedModes = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        let handlerAction = UnsafeMutablePointer<SignalAction>.allocate(capacity: 1)
+        let savedModes = UnsafeMutablePointer<Platform.TerminalSettings>.allocate(capacity: 1)
         let restore: UnsafeMutableRawBufferPointer = {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: restoreBytes.count, alignment: 1)
             buffer.copyBytes(from: restoreBytes)
@@ -374,7 +370,7 @@ enum TerminalGuard {
         }
         guard wasActive else { return }
         OutputRelay.shared.withLock { $0 }?.release()
-        kill(getpid(), SIGINT)
+        Platform.signalThisProcess(Signal.interrupt)
         session.quieted.store(false, ordering: .sequentiallyConsistent)
     }
 

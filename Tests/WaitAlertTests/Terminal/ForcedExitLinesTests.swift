@@ -28,17 +28,10 @@ struct ForcedExitLinesTests {
     /// The ending signals are guarded only at their default: a program that ignores or handles
     /// one keeps it; the signals the guard always took stay guarded unless ignored.
     @Test func endingSignalsAreGuardedOnlyAtTheirDefault() {
-        var standard = sigaction()
-        var ignored = sigaction()
-        var handled = sigaction()
-        #if canImport(Glibc)
-            ignored.__sigaction_handler.sa_handler = SIG_IGN
-            handled.__sigaction_handler.sa_handler = { _ in }
-        #else
-            ignored.__sigaction_u.__sa_handler = SIG_IGN
-            handled.__sigaction_u.__sa_handler = { _ in }
-        #endif
-        sigemptyset(&standard.sa_mask)
+        let standard = SignalAction.systemDefault
+        let ignored = SignalAction.ignored
+        let handled = SignalAction.calling { _ in }
+        #expect(standard.isSystemDefault && ignored.isIgnored && !handled.isSystemDefault && !handled.isIgnored)
         for signal in [SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGXFSZ, SIGSYS] {
             #expect(TerminalGuard.endingSignals.contains(signal))
             #expect(TerminalGuard.handles(signal, previous: standard, jobControl: true))
