@@ -46,8 +46,6 @@ ALLOWED = {
 # `Platform` (Process/) instead; the files listed after still import it, each for its reason.
 SYSTEM_FOLDERS = {"Process", "Terminal", "Subprocess"}
 C_IMPORT_EXCEPTIONS = {
-    # The socket child processes report through: accept, recv, poll, non-blocking descriptors.
-    "Remote/ChildProcessReports.swift",
     # `exp`: the standard library has no exponential, and the estimator is pure (a floor itself).
     "Timeline/WaitAlertRateEstimator.swift",
     # `pthread_self` inside `advance`, which is inlined into callers.

@@ -66,11 +66,14 @@ extension Platform {
     }
 
     /// Waits up to `milliseconds` (-1: as long as it takes) for any of `descriptors` to have
-    /// something to read, or its end: which are ready, in order; `nil` when the wait failed or
-    /// timed out with none ready.
+    /// something to read, or its end: which are ready, in order (a descriptor below 0 is never
+    /// ready); `nil` when the wait failed or timed out with none ready. A signal that interrupts
+    /// the wait starts it again.
     package static func waitForInput(_ descriptors: [Int32], milliseconds: Int32) -> [Bool]? {
         var requests = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        guard poll(&requests, nfds_t(requests.count), milliseconds) > 0 else { return nil }
+        var ready = poll(&requests, nfds_t(requests.count), milliseconds)
+        while ready < 0, errno == EINTR { ready = poll(&requests, nfds_t(requests.count), milliseconds) }
+        guard ready > 0 else { return nil }
         return requests.map { $0.revents != 0 }
     }
 

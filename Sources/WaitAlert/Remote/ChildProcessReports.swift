@@ -1,14 +1,6 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Reports from the processes a program starts, shown as child tasks of its alerts: the listening
 /// end of `WAIT_ALERT_SOCKET`.
 ///
@@ -69,13 +61,13 @@ final class ChildProcessReports {
         tried = true
         guard let listener = EventSocket.listen() else { return }
         guard let inbox = Inbox() else {
-            systemClose(listener.descriptor)
+            Platform.close(listener.descriptor)
             listener.remove()
             return
         }
-        setenv(EventSocket.variable, listener.path, 1)
+        Platform.setEnvironment(EventSocket.variable, listener.path)
         // The processes it starts go under its alert that began last, unless told otherwise.
-        setenv(EventSocket.parentVariable, ParentChain([.init(key: listener.key, id: 0)]).text, 1)
+        Platform.setEnvironment(EventSocket.parentVariable, ParentChain([.init(key: listener.key, id: 0)]).text)
         ProcessExit.add(.restore) { listener.remove() }
         let reports = ChildProcessReports(presenter: presenter, key: listener.key, inbox: inbox)
         serving = reports
@@ -437,8 +429,7 @@ private final class Inbox: Sendable {
 
     /// Wakes the reader thread from `poll`. A full pipe already wakes it.
     private func wakeReader() {
-        var byte = UInt8(1)
-        _ = write(wakeWrite, &byte, 1)
+        _ = Platform.writeAll([1], to: wakeWrite, patience: 0)
     }
 
     /// Hands `message` to the main actor (which applies the messages in the order they came).
@@ -555,7 +546,7 @@ private final class Reader: @unchecked Sendable {
                 case .reject: drop(connection)
                 case .letGo:
                     // The child's writes fail from now on; what it wrote before is still read.
-                    shutdown(peer.descriptor, Int32(SHUT_RDWR))
+                    Platform.shutDown(peer.descriptor)
                 }
             }
             for (connection, line) in inbox.takeReplies() {
@@ -573,16 +564,12 @@ private final class Reader: @unchecked Sendable {
                     timeout = Int32(clamping: Int((left / .milliseconds(1)).rounded(.up)))
                 }
             }
-            var requests = [
-                pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: acceptAgainAt == nil ? listener : -1, events: Int16(POLLIN), revents: 0),
-            ]
-            requests += watched.map { pollfd(fd: connections[$0]!.descriptor, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&requests, nfds_t(requests.count), timeout)
-            guard ready > 0 else { continue }
-            woken = requests[0].revents != 0
-            if requests[1].revents != 0 { accept() }
-            for (index, connection) in watched.enumerated() where requests[index + 2].revents != 0 {
+            let descriptors =
+                [inbox.wakeRead, acceptAgainAt == nil ? listener : -1] + watched.map { connections[$0]!.descriptor }
+            guard let ready = Platform.waitForInput(descriptors, milliseconds: timeout) else { continue }
+            woken = ready[0]
+            if ready[1] { accept() }
+            for (index, connection) in watched.enumerated() where ready[index + 2] {
                 read(connection, into: &buffer)
             }
         }
@@ -590,19 +577,18 @@ private final class Reader: @unchecked Sendable {
 
     private func accept() {
         while true {
-            let descriptor = systemAccept(listener)
-            guard descriptor >= 0 else {
-                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
-                    acceptAgainAt = .now + .milliseconds(100)
-                }
+            let descriptor: Int32
+            switch Platform.acceptConnection(on: listener) {
+            case .connection(let accepted): descriptor = accepted
+            case .exhausted:
+                acceptAgainAt = .now + .milliseconds(100)
                 return
+            case .none: return
             }
             guard EventSocket.peerIsThisUser(descriptor) else {
-                close(descriptor)
+                Platform.close(descriptor)
                 continue
             }
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             next += 1
             connections[next] = Peer(descriptor: descriptor)
             inbox.send(.opened(next))
@@ -611,9 +597,9 @@ private final class Reader: @unchecked Sendable {
 
     private func read(_ connection: Int, into buffer: inout [UInt8]) {
         guard var peer = connections[connection] else { return }
-        let count = buffer.withUnsafeMutableBytes { recv(peer.descriptor, $0.baseAddress, $0.count, 0) }
-        if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return }
-        guard count > 0 else {
+        let received = buffer.withUnsafeMutableBytes { Platform.receive(peer.descriptor, into: $0) }
+        if received == .again { return }
+        guard case .bytes(let count) = received else {
             drop(connection)
             return
         }
@@ -655,13 +641,7 @@ private final class Reader: @unchecked Sendable {
     /// Closes a connection; the main actor ends what it left open.
     private func drop(_ connection: Int) {
         guard let peer = connections.removeValue(forKey: connection) else { return }
-        close(peer.descriptor)
+        Platform.close(peer.descriptor)
         inbox.send(.closed(connection))
     }
 }
-
-/// The C library's `accept`, which ``Reader``'s own method shadows inside it.
-private func systemAccept(_ listener: Int32) -> Int32 { accept(listener, nil, nil) }
-
-/// The C library's `close`, which ``ChildProcessReports``'s own method shadows inside it.
-private func systemClose(_ descriptor: Int32) { close(descriptor) }

@@ -1,14 +1,6 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The Unix socket through which processes a program starts report into its alerts: a listening
 /// socket in a private directory, named by `WAIT_ALERT_SOCKET` in the environment of the
 /// processes started while it exists, and the connection a child process makes to it.
@@ -63,51 +55,20 @@ package enum EventSocket {
         /// Removes the socket and its directory. Async-signal-safe but for the path strings
         /// being made: call it from an exit hook, not a signal handler.
         package func remove() {
-            unlink(path)
-            rmdir(directory)
+            Platform.removeFile(path)
+            Platform.removeDirectory(directory)
         }
     }
 
     /// Makes a listening socket in a new directory only this user can enter (mode 0700), the socket
     /// itself mode 0600; `nil` when the system refuses (the program then has no socket to export).
     package static func listen() -> Listener? {
-        let base = Platform.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/wait-alert-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
-        let directory = String(cString: made)
+        guard let directory = Platform.makePrivateDirectory(prefix: "wait-alert-") else { return nil }
         let path = directory + "/events"
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
-            rmdir(directory)
+        guard let descriptor = Platform.listenLocally(at: path) else {
+            Platform.removeDirectory(directory)
             return nil
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        #if canImport(Darwin)
-            let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
-        #else
-            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        #endif
-        guard descriptor >= 0 else {
-            rmdir(directory)
-            return nil
-        }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0, chmod(path, 0o600) == 0, systemListen(descriptor, 64) == 0 else {
-            close(descriptor)
-            unlink(path)
-            rmdir(directory)
-            return nil
-        }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         ownPath.withLock { $0 = path }
         let key = ParentChain.makeKey()
         naming.withLock { $0 = (key, ParentChain([])) }
@@ -116,19 +77,7 @@ package enum EventSocket {
 
     /// Whether the process at the other end of the connected socket `descriptor` runs as this
     /// user (the socket's directory already keeps others out; this holds whatever its mode).
-    package static func peerIsThisUser(_ descriptor: Int32) -> Bool {
-        #if canImport(Darwin)
-            var user = uid_t()
-            var group = gid_t()
-            return getpeereid(descriptor, &user, &group) == 0 && user == getuid()
-        #else
-            // `struct ucred`: the process id, the user id, the group id.
-            var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
-            var length = socklen_t(MemoryLayout.size(ofValue: credentials))
-            return getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0
-                && length == socklen_t(MemoryLayout.size(ofValue: credentials)) && credentials.uid == getuid()
-        #endif
-    }
+    package static func peerIsThisUser(_ descriptor: Int32) -> Bool { Platform.peerIsThisUser(descriptor) }
 
     /// Connects to the socket `WAIT_ALERT_SOCKET` names, attaches under the row
     /// `WAIT_ALERT_PARENT` names, and waits up to `patience` milliseconds for the answer; returns
@@ -136,29 +85,9 @@ package enum EventSocket {
     /// of this user, nobody listens, or no alert runs there that this process belongs under.
     package static func connectToParent(patience: Int32 = 2000) -> Connection? {
         guard let path = Platform.environment(variable) else { return nil }
-        var status = stat()
-        guard !path.isEmpty, ownPath.withLock({ $0 }) != path, lstat(path, &status) == 0,
-            status.st_mode & S_IFMT == S_IFSOCK,
-            status.st_uid == getuid()
+        guard !path.isEmpty, ownPath.withLock({ $0 }) != path, Platform.isSocketOfThisUser(path),
+            let descriptor = Platform.connectLocally(to: path)
         else { return nil }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        #if canImport(Darwin)
-            let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
-        #else
-            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        #endif
-        guard descriptor >= 0 else { return nil }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
         // Attaching again, under the chain it attached under the first time.
         let inherited =
             naming.withLock { $0?.inherited }
@@ -166,15 +95,15 @@ package enum EventSocket {
         var attach = "{\"v\":1,\"event\":\"attach\""
         if !inherited.links.isEmpty { attach += ",\"parent\":\"\(inherited.text)\"" }
         attach += "}\n"
-        guard connected == 0, send(Array(attach.utf8), on: descriptor),
+        guard send(Array(attach.utf8), on: descriptor),
             let (key, acceptsQuestions) = receivesAttached(descriptor, patience: patience)
         else {
-            close(descriptor)
+            Platform.close(descriptor)
             return nil
         }
         naming.withLock { $0 = (key, inherited) }
         // The processes it starts go under its alert that began last, then under its own parents.
-        setenv(parentVariable, ParentChain([ParentChain.Link(key: key, id: 0)] + inherited.links).text, 1)
+        Platform.setEnvironment(parentVariable, ParentChain([ParentChain.Link(key: key, id: 0)] + inherited.links).text)
         return Connection(descriptor: descriptor, key: key, acceptsQuestions: acceptsQuestions)
     }
 
@@ -187,15 +116,12 @@ package enum EventSocket {
         while true {
             let left = deadline - Platform.monotonicNow()
             guard left > .zero else { return nil }
-            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(max(left / .milliseconds(1), 1))
-            let ready = poll(&request, 1, milliseconds)
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { return nil }
+            guard Platform.waitForInput([descriptor], milliseconds: milliseconds) != nil else { return nil }
             var byte: UInt8 = 0
-            let count = recv(descriptor, &byte, 1, 0)
-            if count < 0, errno == EINTR { continue }
-            guard count == 1, line.count < 512 else { return nil }
+            let received = withUnsafeMutableBytes(of: &byte) { Platform.receive(descriptor, into: $0) }
+            if received == .again { continue }
+            guard received == .bytes(1), line.count < 512 else { return nil }
             guard byte == UInt8(ascii: "\n") else {
                 line.append(byte)
                 continue
@@ -222,35 +148,8 @@ package enum EventSocket {
     /// has gone; returns how many of them went (all of them, unless the other end has gone or
     /// shut the connection down).
     package static func sent(_ bytes: [UInt8], on descriptor: Int32) -> Int {
-        #if canImport(Darwin)
-            let flags: Int32 = 0
-        #else
-            let flags = Int32(MSG_NOSIGNAL)
-        #endif
-        var offset = 0
-        bytes.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let sent = systemSend(descriptor, buffer.baseAddress! + offset, buffer.count - offset, flags)
-                if sent > 0 {
-                    offset += sent
-                } else if sent < 0, errno == EINTR {
-                    continue
-                } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, 1000)
-                } else {
-                    return
-                }
-            }
-        }
-        return offset
+        Platform.send(bytes, on: descriptor)
     }
-}
-
-// The C library's `listen` and `send`, which `EventSocket`'s own names shadow inside it.
-private func systemListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { listen(descriptor, backlog) }
-private func systemSend(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
-    send(descriptor, buffer, count, flags)
 }
 
 extension EventSocket {
@@ -277,8 +176,8 @@ extension EventSocket {
         deinit {
             // Closing the pipe's write end wakes the watch (nothing written: its read end may be
             // closed already, and a write would raise SIGPIPE).
-            if let stop = stopWatch.withLock({ $0 }) { close(stop) }
-            close(descriptor)
+            if let stop = stopWatch.withLock({ $0 }) { Platform.close(stop) }
+            Platform.close(descriptor)
         }
 
         package var columns: Int? { nil }
@@ -297,16 +196,10 @@ extension EventSocket {
         package func readLines(while wanted: () -> Bool, deliver: ([String]) -> Void) -> Bool {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while wanted() {
-                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&request, 1, 200)
-                if ready < 0, errno == EINTR { continue }
-                guard ready > 0 else {
-                    if ready < 0 { return false }
-                    continue
-                }
-                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
-                guard count > 0 else { return false }
+                guard Platform.waitForInput([descriptor], milliseconds: 200) != nil else { continue }
+                let received = buffer.withUnsafeMutableBytes { Platform.receive(descriptor, into: $0) }
+                if received == .again { continue }
+                guard case .bytes(let count) = received else { return false }
                 let lines = partial.withLock { partial -> [String] in
                     var lines: [String] = []
                     var start = 0
@@ -336,28 +229,9 @@ extension EventSocket {
             stopWatch.withLock { $0 = write }
             let descriptor = descriptor
             DispatchQueue(label: "WaitAlert.EventSocket.hangUp").async {
-                defer { close(read) }
-                while true {
-                    var requests = [
-                        pollfd(fd: descriptor, events: Int16(Self.hangUpEvents), revents: 0),
-                        pollfd(fd: read, events: Int16(POLLIN), revents: 0),
-                    ]
-                    let ready = poll(&requests, 2, -1)
-                    if ready < 0, errno == EINTR { continue }
-                    guard ready > 0, requests[1].revents == 0 else { return }
-                    if requests[0].revents != 0 { return handler() }
-                }
+                defer { Platform.close(read) }
+                if Platform.waitForHangUp(of: descriptor, or: read) { handler() }
             }
-        }
-
-        /// What the watch waits for: the other end shut down or gone (`POLLHUP` and `POLLERR`
-        /// come unasked). Linux says a shutdown of the other end's writing as `POLLRDHUP`.
-        private static var hangUpEvents: Int32 {
-            #if os(Linux)
-                0x2000
-            #else
-                0
-            #endif
         }
     }
 }
