@@ -42,9 +42,9 @@ ALLOWED = {
     "Process": set(),
 }
 
-# The system's floor: the folders whose files may import the C library. Above them a file calls
+# The system's floor: the one folder whose files may import the C library. Above it a file calls
 # `Platform` (Process/) instead; the files listed after still import it, each for its reason.
-SYSTEM_FOLDERS = {"Process", "Terminal", "Subprocess"}
+SYSTEM_FOLDERS = {"Process"}
 C_IMPORT_EXCEPTIONS = {
     # `exp`: the standard library has no exponential, and the estimator is pure (a floor itself).
     "Timeline/WaitAlertRateEstimator.swift",

@@ -44,6 +44,119 @@ extension Platform {
         #endif
     }
 
+    // MARK: - Starting a command
+
+    /// Why a command could not be started: the step that failed and the system's error number.
+    package struct SpawnFailure: Error {
+        package var step: String
+        package var code: Int32
+    }
+
+    /// Starts `command` (its first word looked up in `PATH` unless it holds a `/`) in a process
+    /// group of its own: standard input `/dev/null` when `nullInput`, each `redirections` entry's
+    /// descriptor duplicated onto the command's descriptors it names, in `workingDirectory`, with
+    /// exactly `environment` (`NAME=value` each), no blocked signal, and `SIGPIPE` at its default
+    /// even when this program ignores it. Returns the command's process id (its group's id too).
+    package static func spawnInOwnGroup(
+        _ command: [String], nullInput: Bool, redirections: [(from: Int32, onto: [Int32])],
+        workingDirectory: String?, environment: [String]
+    ) -> Result<Int32, SpawnFailure> {
+        guard let program = command.first, !program.isEmpty else {
+            return .failure(SpawnFailure(step: "posix_spawn", code: ENOENT))
+        }
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+            var attributes: posix_spawnattr_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if nullInput { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
+        for (source, targets) in redirections {
+            for target in targets { posix_spawn_file_actions_adddup2(&actions, source, target) }
+        }
+        if let workingDirectory {
+            guard let changeDirectory = addChangeDirectory else {
+                return .failure(SpawnFailure(step: "change to \(workingDirectory)", code: ENOSYS))
+            }
+            _ = changeDirectory(&actions, workingDirectory)
+        }
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        _ = posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        _ = posix_spawnattr_setpgroup(&attributes, 0)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        _ = posix_spawnattr_setsigmask(&attributes, &mask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)  // often ignored by the program, never meant for the command
+        _ = posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+        let arguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        let variables: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
+        defer { variables.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, program, &actions, &attributes, arguments, variables)
+        return result == 0 ? .success(pid) : .failure(SpawnFailure(step: "posix_spawn", code: result))
+    }
+
+    /// `posix_spawn_file_actions_addchdir_np`, looked up at run time: the C library's module does
+    /// not export it to Swift on Linux (glibc 2.29 and later have it; so does macOS).
+    private static let addChangeDirectory: (@convention(c) (UnsafeMutableRawPointer, UnsafePointer<CChar>) -> Int32)? =
+        {
+            #if canImport(Darwin)
+                let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+            #else
+                let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+            #endif
+            guard let symbol = dlsym(everywhere, "posix_spawn_file_actions_addchdir_np") else { return nil }
+            return unsafeBitCast(
+                symbol, to: (@convention(c) (UnsafeMutableRawPointer, UnsafePointer<CChar>) -> Int32).self)
+        }()
+
+    /// This program's environment, `NAME=value` each.
+    package static func environmentEntries() -> [String] {
+        #if canImport(Darwin)
+            var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = _NSGetEnviron().pointee
+        #else
+            var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        #endif
+        var variables: [String] = []
+        while let pointer = entry?.pointee {
+            variables.append(String(cString: pointer))
+            entry = entry?.advanced(by: 1)
+        }
+        return variables
+    }
+
+    /// A pipe, both ends close-on-exec and blocking: its read end, then its write end.
+    package static func makePipe() -> Result<(read: Int32, write: Int32), SpawnFailure> {
+        var ends: [Int32] = [-1, -1]
+        guard systemPipe(&ends) == 0 else { return .failure(SpawnFailure(step: "pipe", code: errno)) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return .success((ends[0], ends[1]))
+    }
+
+    /// Has the terminal `device` pass a program's "\n" on as it was written, not as "\r\n" (a
+    /// pseudo-terminal whose output is copied to a real terminal, which turns it into "\r\n"
+    /// itself).
+    package static func keepNewlines(_ device: Int32) {
+        var modes = termios()
+        guard tcgetattr(device, &modes) == 0 else { return }
+        modes.c_oflag &= ~tcflag_t(ONLCR)
+        _ = tcsetattr(device, TCSANOW, &modes)
+    }
+
+    /// Makes reads and writes of `descriptor` return at once instead of waiting.
+    package static func setNonBlocking(_ descriptor: Int32) {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
     // MARK: - Descriptors
 
     /// What reading a descriptor gave.
@@ -102,3 +215,5 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
 }
 
 private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
+
+private func systemPipe(_ ends: UnsafeMutablePointer<Int32>) -> Int32 { pipe(ends) }

@@ -191,9 +191,6 @@ extension Platform {
         }
     }
 
-    private static func setNonBlocking(_ descriptor: Int32) {
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-    }
 }
 
 private func systemSend(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {

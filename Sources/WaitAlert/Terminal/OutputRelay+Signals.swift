@@ -1,19 +1,13 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension OutputRelay {
     /// Memory a signal handler reads, allocated once and never freed.
     struct SignalContext {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
         /// The captured bytes not printed yet, as they were written (``unprintedCount`` of them).
         let unprinted = UnsafeMutableRawBufferPointer.allocate(byteCount: 512 * 1024, alignment: 1)
+        /// The captured streams' pseudo-terminals, copied to descriptors 1 and 2 by the hand-off.
+        let handOff = ChannelCopier(capacity: 2, bufferSize: 4096, patience: 1000)
     }
 
     /// Keeps a copy of `bytes`, just read from a captured stream, until it is printed: a program
@@ -59,12 +53,12 @@ extension OutputRelay {
         TerminalState.shared.relayFrozen.store(true, ordering: .sequentiallyConsistent)
         var waits = 0
         while TerminalState.shared.relayReadsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
-            _ = poll(nil, 0, 1)
+            Platform.pause()
             waits += 1
         }
-        let error = real(STDERR_FILENO)
+        let error = real(Platform.standardError)
         let unprinted = TerminalState.shared.unprintedCount.exchange(0, ordering: .sequentiallyConsistent)
-        if error != STDERR_FILENO, unprinted > 0 {
+        if error != Platform.standardError, unprinted > 0 {
             var sanitizer = RawOutputSanitizer()
             var count = sanitizer.filter(signalContext.unprinted, input: 0..<unprinted)
             count += sanitizer.finish(into: UnsafeMutableRawBufferPointer(rebasing: signalContext.unprinted[count...]))
@@ -72,10 +66,10 @@ extension OutputRelay {
                 UnsafeRawBufferPointer(rebasing: signalContext.unprinted[..<count]), to: error)
         }
         release(
-            STDOUT_FILENO,
+            Platform.standardOutput,
             controller: TerminalState.shared.capturedOutputController.exchange(-1, ordering: .sequentiallyConsistent))
         release(
-            STDERR_FILENO,
+            Platform.standardError,
             controller: TerminalState.shared.capturedErrorController.exchange(-1, ordering: .sequentiallyConsistent))
     }
 
@@ -84,12 +78,15 @@ extension OutputRelay {
     private static func release(_ descriptor: Int32, controller: Int32) {
         let real = real(descriptor)
         guard real != descriptor else { return }
-        _ = dup2(real, descriptor)
+        Platform.duplicate(real, onto: descriptor)
         guard controller >= 0 else { return }
         let buffer = signalContext.buffer
         let start = RawOutputSanitizer.maximumHeld  // room for bytes held from the read before
         var sanitizer = RawOutputSanitizer()
-        while case let count = read(controller, buffer.baseAddress! + start, buffer.count - start), count > 0 {
+        while case let count = Platform.readSome(
+            controller, into: buffer.baseAddress! + start, count: buffer.count - start),
+            count > 0
+        {
             let kept = sanitizer.filter(buffer, input: start..<start + count)
             _ = Platform.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<kept]), to: real)
         }
@@ -104,8 +101,8 @@ extension OutputRelay {
         prepareHandOffForSignals()
         _ = RawOutputSanitizer.maximumHeld
         _ = signalContext.buffer
-        _ = real(STDOUT_FILENO)
-        _ = real(STDERR_FILENO)
+        _ = real(Platform.standardOutput)
+        _ = real(Platform.standardError)
     }
 }
 
@@ -117,7 +114,7 @@ extension OutputRelay {
     /// and may have asked for the size before the pseudo-terminal had it, asks again and gets
     /// the new one. Async-signal-safe.
     static func followWindowSize() {
-        guard let size = Platform.windowSize(of: real(STDERR_FILENO)) else { return }
+        guard let size = Platform.windowSize(of: real(Platform.standardError)) else { return }
         var changed = false
         if TerminalState.shared.capturedOutputController.load(ordering: .sequentiallyConsistent) >= 0 {
             changed =
@@ -129,7 +126,7 @@ extension OutputRelay {
                 resize(TerminalState.shared.handOffErrorDevice.load(ordering: .sequentiallyConsistent), to: size)
                 || changed
         }
-        if changed { kill(0, SIGWINCH) }
+        if changed { Platform.signal(process: 0, Signal.windowChanged) }  // the whole process group
     }
 
     /// Gives `device` the window size `size` unless it has it; returns whether it changed.
@@ -145,9 +142,7 @@ extension OutputRelay {
     /// handler. The session keeps it (``TerminalState/forkFromSignal``).
     fileprivate static func prepareHandOffForSignals() {
         let session = TerminalState.shared
-        if session.forkFromSignal == nil, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_Fork") {
-            session.forkFromSignal = unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
-        }
+        if session.forkFromSignal == nil { session.forkFromSignal = Platform.lookUpForkFromSignalHandler() }
     }
 
     /// Publishes the relay's pseudo-terminals for ``handOffAtEnd()``.
@@ -181,75 +176,32 @@ extension OutputRelay {
         let forkFromSignal = TerminalState.shared.forkFromSignal
         guard !fromSignal || forkFromSignal != nil else { return }
         guard !TerminalState.shared.handedOff.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        var channels = (
-            pollfd(
-                fd: TerminalState.shared.handOffOutputController.load(ordering: .sequentiallyConsistent),
-                events: Int16(POLLIN), revents: 0),
-            pollfd(
-                fd: TerminalState.shared.handOffErrorController.load(ordering: .sequentiallyConsistent),
-                events: Int16(POLLIN), revents: 0)
-        )
-        guard channels.0.fd >= 0 || channels.1.fd >= 0 else { return }
+        let copier = signalContext.handOff
+        copier.set(
+            0, source: TerminalState.shared.handOffOutputController.load(ordering: .sequentiallyConsistent),
+            target: Platform.standardOutput)
+        copier.set(
+            1, source: TerminalState.shared.handOffErrorController.load(ordering: .sequentiallyConsistent),
+            target: Platform.standardError)
+        guard copier.isHeld else { return }
         // This process's own devices go: whoever still holds one is another process.
         let outputDevice = TerminalState.shared.handOffOutputDevice.exchange(-1, ordering: .sequentiallyConsistent)
         let errorDevice = TerminalState.shared.handOffErrorDevice.exchange(-1, ordering: .sequentiallyConsistent)
-        if outputDevice >= 0 { close(outputDevice) }
-        if errorDevice >= 0 { close(errorDevice) }
+        if outputDevice >= 0 { Platform.close(outputDevice) }
+        if errorDevice >= 0 { Platform.close(errorDevice) }
         // The relay thread stops reading (a read under way is waited for, at most 50 ms).
         TerminalState.shared.relayFrozen.store(true, ordering: .sequentiallyConsistent)
         var waits = 0
         while TerminalState.shared.relayReadsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
-            _ = poll(nil, 0, 1)
+            Platform.pause()
             waits += 1
         }
-        let held = withUnsafeMutableBytes(of: &channels) { raw in
-            let fds = raw.baseAddress!.assumingMemoryBound(to: pollfd.self)
-            _ = poll(fds, 2, 0)
-            return copyWhileHeld(fds)
-        }
-        guard held else { return }
-        let child = fromSignal ? forkFromSignal?() ?? -1 : fork()
+        // What is there now goes out; a relay process is needed only while some process holds on.
+        guard copier.copy(waiting: 0) == true else { return }
+        let child = fromSignal ? forkFromSignal?() ?? -1 : Platform.fork()
         guard child == 0 else { return }
-        // The relay process: no signal blocked (a handler's mask is inherited), default signal
-        // handling, none of the program's descriptors but the terminal's and the controllers.
-        var none = sigset_t()
-        sigemptyset(&none)
-        sigprocmask(SIG_SETMASK, &none, nil)
-        var defaultAction = sigaction()
-        sigemptyset(&defaultAction.sa_mask)  // SIG_DFL
-        for signal in Int32(1)..<Int32(65) where signal != SIGKILL && signal != SIGSTOP {
-            sigaction(signal, &defaultAction, nil)  // fails harmlessly past the system's last signal
-        }
-        let highest = min(getdtablesize(), 65_536)
-        for descriptor in 3..<max(highest, 3) where descriptor != channels.0.fd && descriptor != channels.1.fd {
-            close(descriptor)
-        }
-        withUnsafeMutableBytes(of: &channels) { raw in
-            let fds = raw.baseAddress!.assumingMemoryBound(to: pollfd.self)
-            while fds[0].fd >= 0 || fds[1].fd >= 0 {
-                guard poll(fds, 2, -1) >= 0 || errno == EINTR else { break }
-                _ = copyWhileHeld(fds)
-            }
-        }
-        _exit(0)
-    }
-
-    /// Copies what each ready controller in `fds` (output, error) holds to descriptor 1 or 2,
-    /// and stops watching (sets to -1) a controller no process holds any more. Returns whether
-    /// some process still holds one. Async-signal-safe.
-    private static func copyWhileHeld(_ fds: UnsafeMutablePointer<pollfd>) -> Bool {
-        let buffer = signalContext.buffer
-        for index in 0..<2 where fds[index].fd >= 0 {
-            let target: Int32 = index == 0 ? STDOUT_FILENO : STDERR_FILENO
-            let events = Int32(fds[index].revents)
-            fds[index].revents = 0
-            if events & Int32(POLLIN) != 0 {
-                while case let count = read(fds[index].fd, buffer.baseAddress, buffer.count), count > 0 {
-                    _ = Platform.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: target)
-                }
-            }
-            if events & Int32(POLLHUP | POLLERR | POLLNVAL) != 0 { fds[index].fd = -1 }
-        }
-        return fds[0].fd >= 0 || fds[1].fd >= 0
+        // The relay process: none of the program's descriptors but the terminal's and the
+        // controllers.
+        copier.runAsCopyingProcess(keepingBelow: 3)
     }
 }

@@ -1,14 +1,6 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Catches what the program and its subprocesses write to standard output and standard error
 /// while an overlay shows on that terminal, so it comes out above the region instead of through
 /// it.
@@ -58,8 +50,8 @@ final class OutputRelay: Sendable {
     static func real(_ descriptor: Int32) -> Int32 {
         let real =
             switch descriptor {
-            case STDOUT_FILENO: TerminalState.shared.realOutput.load(ordering: .sequentiallyConsistent)
-            case STDERR_FILENO: TerminalState.shared.realError.load(ordering: .sequentiallyConsistent)
+            case Platform.standardOutput: TerminalState.shared.realOutput.load(ordering: .sequentiallyConsistent)
+            case Platform.standardError: TerminalState.shared.realError.load(ordering: .sequentiallyConsistent)
             default: Int32(-1)
             }
         return real >= 0 ? real : descriptor
@@ -148,10 +140,11 @@ final class OutputRelay: Sendable {
         Self.prepareForSignals()
         return state.withLock { state in
             guard state.wake == nil else { return true }
-            let terminal = Platform.terminalDevice(of: STDERR_FILENO)
+            let terminal = Platform.terminalDevice(of: Platform.standardError)
             for channel in state.channels {
                 let descriptor = Int32(channel.stream.rawValue)
-                guard isatty(descriptor) == 1, let terminal, Platform.terminalDevice(of: descriptor) == terminal else {
+                guard Platform.isTerminal(descriptor), let terminal, Platform.terminalDevice(of: descriptor) == terminal
+                else {
                     continue
                 }
                 Self.copyModes(from: descriptor, to: channel.device)
@@ -159,7 +152,7 @@ final class OutputRelay: Sendable {
                 // between reaches the terminal either way.
                 if Platform.terminalDevice(of: channel.real) != terminal { continue }  // descriptor 1 or 2 was replaced
                 Self.publishReal(channel.real, of: channel.stream)
-                guard dup2(channel.device, descriptor) >= 0 else {
+                guard Platform.duplicate(channel.device, onto: descriptor) else {
                     Self.publishReal(-1, of: channel.stream)
                     continue
                 }
@@ -196,7 +189,7 @@ final class OutputRelay: Sendable {
             let erasedRegion = state.erasedRegion
             for stream in state.capturedStreams {
                 Self.publishController(-1, of: stream)
-                _ = dup2(Self.real(Int32(stream.rawValue)), Int32(stream.rawValue))
+                Platform.duplicate(Self.real(Int32(stream.rawValue)), onto: Int32(stream.rawValue))
                 Self.publishReal(-1, of: stream)
             }
             drain(&state, at: Platform.monotonicNow())
@@ -254,7 +247,7 @@ final class OutputRelay: Sendable {
 
     private func run() {
         let channels = state.withLock { $0.channels }
-        var descriptors = channels.map { pollfd(fd: $0.controller, events: Int16(POLLIN), revents: 0) }
+        let descriptors = channels.map(\.controller)
         while true {
             // Sleeps until output comes, or until an unfinished line is due to show.
             let timeout = state.withLock { state -> Int32 in
@@ -263,9 +256,7 @@ final class OutputRelay: Sendable {
                 guard state.wake != nil, let deadline else { return -1 }
                 return Int32(clamping: Int(((deadline - now) / .milliseconds(1)).rounded(.up)))
             }
-            for index in descriptors.indices { descriptors[index].revents = 0 }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            if ready < 0, errno != EINTR { return }
+            guard Platform.readiness(of: descriptors, milliseconds: timeout) != nil else { return }
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
                 let now = Platform.monotonicNow()
                 drain(&state, at: now)
@@ -299,7 +290,9 @@ final class OutputRelay: Sendable {
                 TerminalState.shared.relayReadsInFlight.add(1, ordering: .sequentiallyConsistent)
                 defer { TerminalState.shared.relayReadsInFlight.subtract(1, ordering: .sequentiallyConsistent) }
                 guard !TerminalState.shared.relayFrozen.load(ordering: .sequentiallyConsistent) else { return }
-                let count = state.buffer.withUnsafeMutableBytes { read(channel.controller, $0.baseAddress, $0.count) }
+                let count = state.buffer.withUnsafeMutableBytes {
+                    Platform.readSome(channel.controller, into: $0.baseAddress, count: $0.count)
+                }
                 guard count > 0 else { break }
                 let bytes = state.buffer[..<count]
                 guard state.wake != nil, state.capturedStreams.contains(channel.stream) else {
@@ -340,7 +333,7 @@ final class OutputRelay: Sendable {
                 }
                 for line in state.waiting { out += TextSanitizer.keepingColors(line.text) + "\r\n" }
                 let bytes = Array(out.utf8)
-                _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: Self.real(STDERR_FILENO)) }
+                _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: Self.real(Platform.standardError)) }
                 state.waiting = []
                 Self.printedAll(keeping: state.unfinishedBytes)
                 state.waitingBytes = 0
@@ -366,22 +359,20 @@ final class OutputRelay: Sendable {
     /// descriptor is not a terminal or the system has no pseudo-terminal to give.
     private static func openChannel(for stream: Stream) -> Channel? {
         let descriptor = Int32(stream.rawValue)
-        guard isatty(descriptor) == 1 else { return nil }
+        guard Platform.isTerminal(descriptor) else { return nil }
         guard let (controller, device) = Platform.openPseudoTerminal() else { return nil }
-        let real = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
-        guard real >= 0 else {
-            close(controller)
-            close(device)
+        guard let real = Platform.duplicateAboveStandard(descriptor) else {
+            Platform.close(controller)
+            Platform.close(device)
             return nil
         }
-        _ = fcntl(controller, F_SETFL, fcntl(controller, F_GETFL) | O_NONBLOCK)
+        Platform.setNonBlocking(controller)
         return Channel(stream: stream, controller: controller, device: device, real: real)
     }
 
     /// Gives the pseudo-terminal the real terminal's modes and window size.
     private static func copyModes(from descriptor: Int32, to device: Int32) {
-        var modes = termios()
-        if tcgetattr(descriptor, &modes) == 0 { _ = tcsetattr(device, TCSANOW, &modes) }
+        Platform.copyTerminalModes(from: descriptor, to: device)
         if let size = Platform.windowSize(of: descriptor) { Platform.setWindowSize(size, of: device) }
     }
 }
