@@ -310,37 +310,38 @@ final class OutputRelay: Sendable {
     }
 
     /// Prints the waiting lines without the overlay, which is not collecting them: erases the
-    /// region (the overlay draws it again at its next draw) and writes them, in the overlay's
-    /// lock order (terminal guard, then relay).
+    /// region (the overlay draws it again at its next draw) and writes them through the terminal's
+    /// one write (``TerminalState/write(composing:through:)``), in the overlay's lock order (the
+    /// write lock, then the relay's).
     ///
     /// Like an overlay write, it counts itself in while a signal handler may wait for it, and
-    /// writes nothing once a handler has quieted the overlay (the lines stay for the handler).
+    /// writes nothing once a handler has quieted the overlay or the program has ended (the lines
+    /// stay for the handler, or for the release at the exit).
     ///
     /// - Returns: whether it erased the overlay's lines.
     private func printBacklog() -> Bool {
-        TerminalState.shared.lock.withLock { _ in
-            state.withLock { state -> Bool in
-                guard state.wake != nil, !state.waiting.isEmpty else { return false }
-                TerminalState.shared.beginWrite()
-                defer { TerminalState.shared.endWrite() }
-                guard TerminalState.shared.mayWrite else { return false }
-                var out = ""
-                var erased = false
-                if let erase = TerminalState.shared.takeScreenToPrintOver(state.eraseRegion ?? { _ in "" }) {
-                    out = erase
-                    state.erasedRegion = true
-                    erased = true
+        var erased = false
+        _ = TerminalState.shared.write(
+            composing: {
+                state.withLock { state in
+                    guard state.wake != nil, !state.waiting.isEmpty else { return ([], nil) }
+                    var out = ""
+                    if let erase = TerminalState.shared.takeScreenToPrintOver(state.eraseRegion ?? { _ in "" }) {
+                        out = erase
+                        state.erasedRegion = true
+                        erased = true
+                    }
+                    for line in state.waiting { out += TextSanitizer.keepingColors(line.text) + "\r\n" }
+                    state.waiting = []
+                    Self.printedAll(keeping: state.unfinishedBytes)
+                    state.waitingBytes = 0
+                    state.woken = false
+                    return (Array(out.utf8), nil)
                 }
-                for line in state.waiting { out += TextSanitizer.keepingColors(line.text) + "\r\n" }
-                let bytes = Array(out.utf8)
-                _ = bytes.withUnsafeBytes { Platform.writeAll($0, to: Self.real(Platform.standardError)) }
-                state.waiting = []
-                Self.printedAll(keeping: state.unfinishedBytes)
-                state.waitingBytes = 0
-                state.woken = false
-                return erased
-            }
-        }
+            },
+            through: { bytes in bytes.withUnsafeBytes { Platform.writeAll($0, to: Self.real(Platform.standardError)) } }
+        )
+        return erased
     }
 
     /// Wakes the overlay, unless it was woken and has not collected since.

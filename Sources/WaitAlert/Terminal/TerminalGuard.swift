@@ -271,12 +271,8 @@ enum TerminalGuard {
         write(to: terminal) { (compose(), nil) }
     }
 
-    /// What a frame leaves on screen, for whatever ends the program to erase: whether lines are
-    /// drawn, and how many rows above the cursor they begin.
-    struct Screen: Equatable {
-        var drawn: Bool
-        var rowsAboveCursor = 0
-    }
+    /// What a frame leaves on screen (``TerminalState/Screen``).
+    typealias Screen = TerminalState.Screen
 
     /// Writes a frame `compose` makes under the write lock, like ``write(to:composing:)``, and
     /// records what it leaves on screen with the write that puts it there — the one record of the
@@ -284,21 +280,8 @@ enum TerminalGuard {
     static func write(
         to terminal: any WaitAlertTerminal, composing compose: () -> (bytes: [UInt8], leaves: Screen?)
     ) -> Bool {
-        guard !session.exited.load(ordering: .acquiring) else { return false }
-        return session.lock.withLock { _ in
-            guard !session.exited.load(ordering: .relaxed) else { return false }
-            session.beginWrite()
-            defer { session.endWrite() }
-            // Dropped, not failed: after `SIGCONT` the overlay draws afresh.
-            guard session.mayWrite else { return true }
-            let (bytes, leaves) = compose()
-            if let leaves {
-                session.erasedByRelay.store(false, ordering: .sequentiallyConsistent)
-                session.rowsAboveCursor.store(leaves.rowsAboveCursor, ordering: .sequentiallyConsistent)
-                session.drawn.store(leaves.drawn, ordering: .sequentiallyConsistent)
-            }
-            return bytes.isEmpty || terminal.write(bytes)
-        }
+        // Dropped is not failed: after `SIGCONT` the overlay draws afresh.
+        session.write(composing: compose, through: terminal.write) ?? true
     }
 
     /// The overlay saw that the relay erased its lines and will draw them afresh: they are off the

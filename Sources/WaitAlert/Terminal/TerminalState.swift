@@ -162,6 +162,40 @@ final class TerminalState: Sendable {
     /// The thread of the write in flight (writes take ``lock``: one at a time), or 0.
     private let writer = Atomic<UInt>(0)
 
+    /// What a write leaves on screen, for whatever ends the program to erase: whether lines are
+    /// drawn, and how many rows above the cursor they begin.
+    struct Screen: Equatable {
+        var drawn: Bool
+        var rowsAboveCursor = 0
+    }
+
+    /// The one way bytes reach the terminal while WaitAlert shows anything — a frame, a question,
+    /// the program's output the relay prints itself: under the write ``lock``, counted in for the
+    /// signal handlers (``beginWrite()``), dropped while a handler has quieted writes, and refused
+    /// once the program's exit or a handler has ended it. `compose` makes the bytes then, seeing
+    /// (and, printing over it, taking: ``takeScreenToPrintOver(_:)``) what is on screen, and says
+    /// what they leave there — recorded with the write that puts it there — or `nil` to leave the
+    /// record as it is; `write` writes them. Returns `nil` when the bytes were dropped, `false`
+    /// when refused or the write failed, `true` when written (nothing to write counts as written).
+    func write(
+        composing compose: () -> (bytes: [UInt8], leaves: Screen?), through write: ([UInt8]) -> Bool
+    ) -> Bool? {
+        guard !exited.load(ordering: .acquiring) else { return false }
+        return lock.withLock { _ in
+            guard !exited.load(ordering: .relaxed) else { return false }
+            beginWrite()
+            defer { endWrite() }
+            guard mayWrite else { return nil }
+            let (bytes, leaves) = compose()
+            if let leaves {
+                erasedByRelay.store(false, ordering: .sequentiallyConsistent)
+                rowsAboveCursor.store(leaves.rowsAboveCursor, ordering: .sequentiallyConsistent)
+                drawn.store(leaves.drawn, ordering: .sequentiallyConsistent)
+            }
+            return bytes.isEmpty || write(bytes)
+        }
+    }
+
     /// The bytes that erase what the record says is on screen, taking it off the record until the
     /// overlay draws again, for lines printed over it without the overlay (the relay's backlog);
     /// `nil` when nothing is drawn. `erase` makes the bytes from the rows above the cursor the

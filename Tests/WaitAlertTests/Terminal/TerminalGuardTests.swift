@@ -119,6 +119,36 @@ struct TerminalGuardTests {
         }
     }
 
+    /// A holder reaches the terminal through the session it is given: a hold with its events, a
+    /// frame handed over with what it leaves on screen. The resize comes to it as an event on the
+    /// main actor, the frame is written and the screen recorded, and letting go puts every
+    /// disposition back.
+    @Test func aHolderGetsItsEventsAndWritesThroughTheSession() async throws {
+        try await Self.withPipe { pipe in
+            let session = TerminalSession.process
+            let before = TerminalGuard.guardedSignals.map(Self.handler(of:))
+            let resized = TestGate()
+            let received = Mutex<[TerminalEvent]>([])
+            let hold = session.take(
+                .init(
+                    output: pipe.writeEnd, handlesSignals: true,
+                    events: { event in
+                        received.withLock { $0.append(event) }
+                        if event == .resize { resized.open() }
+                    }))
+            kill(getpid(), SIGWINCH)
+            await resized.waitIgnoringCancellation()
+            #expect(received.withLock { $0 } == [.resize])
+            let terminal = InMemoryTerminal(columns: 20, rows: 4)
+            let written = session.write(to: terminal) { (Array("⠋ Building".utf8), .init(drawn: true)) }
+            #expect(written && terminal.lines.first == "⠋ Building")
+            #expect(session.isDrawn, "recorded with the write")
+            session.release(hold)
+            #expect(!session.isDrawn)
+            #expect(TerminalGuard.guardedSignals.map(Self.handler(of:)) == before)
+        }
+    }
+
     /// A frame hands the guard what it leaves on screen with its bytes, and the guard records it
     /// with the write: an abrupt end then goes up to the frame's first row and erases from there.
     @Test func aFrameRecordsWhatItLeavesOnScreen() async throws {
