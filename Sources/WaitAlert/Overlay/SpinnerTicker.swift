@@ -211,11 +211,7 @@ private final class FrameLoop: Sendable {
         state.looping = true
         // `SIGPIPE` stays blocked on the loop's thread while it runs, so a frame's write changes
         // no signal mask: one wake-up and one write a frame, as the least spinner on a thread.
-        queue.async { [self] in
-            Platform.withBrokenPipeSignalBlocked {
-                while let wait = frame() { Platform.sleep(for: min(wait, Self.longestSleep)) }
-            }
-        }
+        Platform.repeatOnThread(of: queue, pausingAtMost: Self.longestSleep) { [self] in frame() }
     }
 
     /// One step of the frame loop, under one lock: writes the glyphs that changed (none on the

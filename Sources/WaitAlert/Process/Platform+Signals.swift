@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -144,5 +146,20 @@ extension Platform {
         #else
             body()
         #endif
+    }
+
+    /// Calls `step` on `queue` (a serial queue: a thread of its own while it runs) again after
+    /// each pause it returns — at most `longestPause` at once, so that a shorter step or a stop
+    /// is taken within it — until it returns `nil`; `SIGPIPE` stays blocked on that thread
+    /// meanwhile (``withBrokenPipeSignalBlocked(_:)``). One wake-up a step: a plain timed sleep,
+    /// which costs less than a semaphore's timed wait.
+    static func repeatOnThread(
+        of queue: DispatchQueue, pausingAtMost longestPause: Duration, _ step: @escaping @Sendable () -> Duration?
+    ) {
+        queue.async {
+            withBrokenPipeSignalBlocked {
+                while let pause = step() { sleep(for: min(pause, longestPause)) }
+            }
+        }
     }
 }
