@@ -1,9 +1,5 @@
 import Dispatch
 
-#if canImport(Darwin)
-    import Darwin
-#endif
-
 /// Whether code runs where the main actor runs: a report made there cannot wait for the main
 /// actor, and an ending made there can be applied before it returns.
 ///
@@ -13,7 +9,7 @@ import Dispatch
 enum MainThread {
     #if canImport(Darwin)
         /// Whether the calling code runs on the main thread.
-        static var isCurrent: Bool { pthread_main_np() != 0 }
+        static var isCurrent: Bool { Platform.isMainThread }
     #else
         private static let key: DispatchSpecificKey<Bool> = {
             let key = DispatchSpecificKey<Bool>()

@@ -167,4 +167,12 @@ package enum Platform {
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
     }
+
+    /// Runs `hook` when the program calls `exit()` or returns from its top-level code.
+    static func atExit(_ hook: @convention(c) () -> Void) { _ = atexit(hook) }
+
+    #if canImport(Darwin)
+        /// Whether the calling code runs on the process's main thread.
+        static var isMainThread: Bool { pthread_main_np() != 0 }
+    #endif
 }

@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The one `atexit` hook of the package, with its work in a fixed order: first what must still
 /// be printed (endings reported just before the program exits), then what must be restored (the
 /// terminal). Registered once, the first time anything is added.
@@ -34,7 +26,7 @@ enum ProcessExit {
             state.hooks.append((phase, hook))
             guard !state.registered else { return }
             state.registered = true
-            atexit { ProcessExit.run() }
+            Platform.atExit { ProcessExit.run() }
         }
     }
 
