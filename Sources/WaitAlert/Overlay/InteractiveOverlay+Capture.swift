@@ -15,6 +15,7 @@ extension InteractiveOverlay {
             capture.relay = session.startCapture(events: terminalEvents()) {
                 "\r" + OverlayScreen.up($0) + OverlayScreen.eraseFromCursorRow
             }
+            capture.promptDriver?.capture = capture.relay
         } else if !shouldCapture {
             releaseOutput()
         }
@@ -24,6 +25,7 @@ extension InteractiveOverlay {
     func releaseOutput() {
         guard let relay = capture.relay, let session else { return }
         self.capture.relay = nil
+        capture.promptDriver?.capture = nil
         capture.capturedPartials = 0
         if session.endCapture(relay) {
             // The relay printed over the lines and they were not drawn since: the next draw
@@ -38,8 +40,7 @@ extension InteractiveOverlay {
     /// comes out before it. Under the terminal guard's lock, as a frame collects them.
     func absorbCapturedLines() {
         guard let relay = capture.relay, let session, !stopped, !region.isDetached else { return }
-        _ = session.write(to: terminal) {
-            let collected = relay.collect()
+        _ = session.write(to: terminal, collectingFrom: relay) { collected in
             if collected.erasedRegion { screen.markErased(cursorShown: false) }
             region.printAbove(
                 collected.lines.map { (TextSanitizer.keepingColors($0.text), TextSanitizer.line($0.text)) })
@@ -83,7 +84,8 @@ extension InteractiveOverlay {
         // is still caught (or now is), and printed above the prompt.
         suspend()
         updateCapture()
-        driver.collectAbove = { [weak self] in self?.takeLinesAbovePrompt() ?? ([], false) }
+        driver.capture = capture.relay
+        driver.collectAbove = { [weak self] collected in self?.takeLinesAbovePrompt(collected) ?? ([], false) }
         driver.escapePending = { [weak self] pending in
             guard let self else { return }
             deadlines.promptEscape = pending ? presenterNow + TerminalPrompt.escapeWait : nil
@@ -94,15 +96,11 @@ extension InteractiveOverlay {
     }
 
     /// What waits to be printed above the prompt: log lines, final and record lines, then the
-    /// program's lines caught since. Taken under the lock of the write that prints them.
-    private func takeLinesAbovePrompt() -> (lines: [String], erased: Bool) {
-        var lines = region.takeLinesAbove().map(\.styled)
-        var erased = false
-        if let relay = capture.relay {
-            let collected = relay.collect()
-            erased = collected.erasedRegion
-            lines += collected.lines.map { TextSanitizer.keepingColors($0.text) }
-        }
-        return (lines, erased)
+    /// program's lines the session collected. Taken under the lock of the write that prints them.
+    private func takeLinesAbovePrompt(
+        _ collected: TerminalSession.Collected
+    ) -> (lines: [String], erased: Bool) {
+        let lines = region.takeLinesAbove().map(\.styled) + collected.lines.map { TextSanitizer.keepingColors($0.text) }
+        return (lines, collected.erasedRegion)
     }
 }

@@ -312,7 +312,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         }
         var shown = desired
         var composed = false
-        let written = session.write(to: terminal) {
+        let written = session.write(to: terminal, collectingFrom: capture.relay) { collected in
             composed = true
             let stops = session.stops
             if stops != frames.seenStops {
@@ -321,8 +321,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
                 screen.markErased()
             }
             var above = printed
-            if let relay = capture.relay {
-                let collected = relay.collect()
+            if capture.relay != nil {
                 if collected.erasedRegion { screen.markErased(cursorShown: false) }
                 let partials = collected.partials.sorted { $0.key.rawValue < $1.key.rawValue }.map { entry in
                     (

@@ -32,7 +32,10 @@ final class TerminalPrompt {
     /// Lines to print above the prompt, taken under the lock of the write that prints them (what
     /// the program printed meanwhile, in order), and whether the prompt's lines were erased by
     /// someone else meanwhile; the overlay's.
-    var collectAbove: (() -> (lines: [String], erased: Bool))?
+    var collectAbove: ((TerminalSession.Collected) -> (lines: [String], erased: Bool))?
+    /// The capture whose lines the session collects for each draw (the overlay's, while it
+    /// catches the program's output).
+    var capture: TerminalSession.Capture?
     /// Keys typed before the prompt showed (type-ahead): set aside so that they never answer
     /// it, and given back to the terminal's input when it ends.
     private var typeAhead: [UInt8] = []
@@ -242,8 +245,8 @@ final class TerminalPrompt {
         var layout = PromptLayout(prompt: prompt, editor: editor, choice: choice, notice: notice, colors: colors)
         let (lines, cursor) = layout.lines(columns: columns, rows: rows)
         choice = layout.choice
-        _ = session.write(to: session.standardError) {
-            let above = collectAbove?() ?? (lines: [], erased: false)
+        _ = session.write(to: session.standardError, collectingFrom: capture) { collected in
+            let above = collectAbove?(collected) ?? (lines: [], erased: false)
             if above.erased { screen.markErased() }
             guard !onlyIfPrinting || !above.lines.isEmpty || !screen.isDrawn else { return ([], nil) }
             var shown = lines
@@ -283,8 +286,8 @@ final class TerminalPrompt {
             if case .choice(let model) = prompt { record = prompt.recordLine(answer: model.buttons[index].title) }
         default: break
         }
-        _ = session.write(to: session.standardError) {
-            let above = collectAbove?() ?? (lines: [], erased: false)
+        _ = session.write(to: session.standardError, collectingFrom: capture) { collected in
+            let above = collectAbove?(collected) ?? (lines: [], erased: false)
             if above.erased { screen.markErased() }
             return (screen.end(printingAbove: above.lines, record: record), .init(drawn: false))
         }

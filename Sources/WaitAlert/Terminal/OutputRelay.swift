@@ -141,7 +141,14 @@ final class OutputRelay: Sendable {
         return state.withLock { state in
             guard state.wake == nil else { return true }
             let terminal = Platform.terminalDevice(of: Platform.standardError)
-            for channel in state.channels {
+            // Standard error first: standard output, on the same terminal, then goes through
+            // standard error's pseudo-terminal too, so that what the program writes to the two
+            // reaches the relay in the order it wrote it, as it reaches a terminal. (Through two
+            // pseudo-terminals the system may hand a line written to one after a line written
+            // later to the other.) The unused channel of standard output stays for a capture
+            // where standard error is not captured.
+            var sharedDevice: Int32?
+            for channel in state.channels.sorted(by: { $0.stream == .error && $1.stream != .error }) {
                 let descriptor = Int32(channel.stream.rawValue)
                 guard Platform.isTerminal(descriptor), let terminal, Platform.terminalDevice(of: descriptor) == terminal
                 else {
@@ -152,12 +159,13 @@ final class OutputRelay: Sendable {
                 // between reaches the terminal either way.
                 if Platform.terminalDevice(of: channel.real) != terminal { continue }  // descriptor 1 or 2 was replaced
                 Self.publishReal(channel.real, of: channel.stream)
-                guard Platform.duplicate(channel.device, onto: descriptor) else {
+                guard Platform.duplicate(sharedDevice ?? channel.device, onto: descriptor) else {
                     Self.publishReal(-1, of: channel.stream)
                     continue
                 }
                 state.capturedStreams.insert(channel.stream)
-                Self.publishController(channel.controller, of: channel.stream)
+                if sharedDevice == nil { Self.publishController(channel.controller, of: channel.stream) }
+                if channel.stream == .error { sharedDevice = channel.device }
             }
             guard !state.capturedStreams.isEmpty else { return false }
             state.wake = wake

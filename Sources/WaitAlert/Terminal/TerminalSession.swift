@@ -22,6 +22,9 @@ struct TerminalSession: Sendable {
     typealias Screen = TerminalGuard.Screen
     /// The capture of the program's standard output and standard error.
     typealias Capture = OutputRelay
+    /// What the capture caught since the last collection: finished lines, unfinished ones that
+    /// waited long enough, and whether the relay printed over the screen meanwhile.
+    typealias Collected = OutputRelay.Collected
     /// A line a forced exit prints for work still running.
     typealias ForcedExitLine = ForcedExitLines.Line
 
@@ -110,6 +113,17 @@ struct TerminalSession: Sendable {
         to terminal: any WaitAlertTerminal, composing compose: () -> (bytes: [UInt8], leaves: Screen?)
     ) -> Bool {
         TerminalGuard.write(to: terminal, composing: compose)
+    }
+
+    /// Writes a frame like ``write(to:composing:)``, handing `compose` what `capture` caught since
+    /// the last collection (nothing without a capture), collected under the same lock: the
+    /// program's lines come out in the order it wrote them, before anything a later frame
+    /// collects.
+    func write(
+        to terminal: any WaitAlertTerminal, collectingFrom capture: Capture?,
+        composing compose: (Collected) -> (bytes: [UInt8], leaves: Screen?)
+    ) -> Bool {
+        write(to: terminal) { compose(capture?.collect() ?? Collected()) }
     }
 
     /// Writes `bytes` only while lines are on screen: a spinner frame drawn off the main actor.
