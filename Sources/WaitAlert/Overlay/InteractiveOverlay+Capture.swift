@@ -37,7 +37,7 @@ extension InteractiveOverlay {
 
     /// Takes the program's lines caught so far into the lines waiting to be printed above the
     /// region, before a line for something that happens now: what the program wrote before it
-    /// comes out before it. Under the terminal guard's lock, as a frame collects them.
+    /// comes out before it. Under the terminal session's write lock, as a frame collects them.
     func absorbCapturedLines() {
         guard let relay = capture.relay, let session, !stopped, !region.isDetached else { return }
         _ = session.write(to: terminal, collectingFrom: relay) { collected in
@@ -80,7 +80,7 @@ extension InteractiveOverlay {
         // Asked while the alerts are suspended, the program has its own descriptors and keeps them.
         capture.promptCaptures = suspensions == 0
         capture.promptDriver = driver
-        // The region makes way and gives the terminal guard to the prompt; the program's output
+        // The region makes way and gives the terminal to the prompt; the program's output
         // is still caught (or now is), and printed above the prompt.
         suspend()
         updateCapture()

@@ -1,7 +1,7 @@
 import Dispatch
 
 /// Where the overlay draws: the terminal's size, the program's place (foreground or background
-/// job), the terminal guard, Ctrl-C, suspensions.
+/// job), the terminal session, Ctrl-C, suspensions.
 extension InteractiveOverlay {
     // MARK: - Size
 
@@ -166,8 +166,8 @@ extension InteractiveOverlay {
 
     // MARK: - The guard, input and signals
 
-    /// Turns the terminal guard on while there are lines to show (also in the background, where
-    /// `SIGCONT` tells when the program is brought back), off when there are none; tells it
+    /// Holds the terminal session while there are lines to show (also in the background, where
+    /// `SIGCONT` tells when the program is brought back), lets go when there are none; tells it
     /// whether lines are on screen; blocks input only in the foreground, while some alert still
     /// waits for its work.
     func updateGuard() {
@@ -241,7 +241,7 @@ extension InteractiveOverlay {
         return [(.notice, line)]
     }
 
-    /// Tells the terminal guard the final lines a forced exit leaves (a second Ctrl-C while
+    /// Tells the terminal session the final lines a forced exit leaves (a second Ctrl-C while
     /// cancelled work goes on): one for each top-level alert whose work runs, with the time it
     /// has run by then. Published again only when they change.
     func publishForcedExitLines() {
@@ -263,7 +263,7 @@ extension InteractiveOverlay {
         releaseGuard()
     }
 
-    /// Lets go of the overlay's hold on the terminal guard, if it has one.
+    /// Lets go of the overlay's hold on the terminal session, if it has one.
     private func releaseGuard() {
         guard let hold = guarding.hold else { return }
         guarding.hold = nil

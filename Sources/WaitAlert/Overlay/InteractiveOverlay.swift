@@ -1,7 +1,7 @@
 import Dispatch
 
 /// The interactive side of a ``TerminalOverlay``: the shell that carries out what a
-/// ``TaskRegion`` says — one write per batch to a terminal, through the terminal guard on
+/// ``TaskRegion`` says — one write per batch to a terminal, through the terminal session on
 /// standard error — with the spinner ticker, the capture of the program's output, prompts, and
 /// plain lines while the program is a background job.
 ///
@@ -81,7 +81,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         var promptCaptures = false
     }
 
-    /// The overlay's hold on the terminal guard and what it knows of the work it may interrupt.
+    /// The overlay's hold on the terminal session and what it knows of the work it may interrupt.
     struct Guarding {
         /// The hold while the overlay has lines to show, and whether it asks for input blocked.
         var hold: TerminalSession.HoldID?
@@ -298,7 +298,7 @@ final class InteractiveOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// Shows `desired` after printing `printed` above it, in one write, with what the program
     /// wrote meanwhile: its finished lines printed above (after `printed`, which happened
     /// before them), its unfinished lines at the top of the region. Returns the lines shown. A
-    /// frame the terminal guard drops — a signal handler has quieted the overlay because the
+    /// frame the terminal session drops — a signal handler has quieted the overlay because the
     /// program is stopping — is never composed: the screen stays as it was, and ``Frames/frameDropped``
     /// says so, for the lines to be printed later.
     @discardableResult

@@ -1,5 +1,5 @@
 /// Ctrl-C and job control for an overlay that writes lines on standard error in the accessible
-/// mode: while any alert waits for its work, the terminal guard handles the signals as it does
+/// mode: while any alert waits for its work, the terminal session handles the signals as it does
 /// for the interactive overlay — a first Ctrl-C cancels the work through structured cancellation
 /// (a line says each alert is cancelling and how to quit at once, then the alerts end as
 /// cancelled, as lines), a second one ends the program with status 130, leaving a final line for
@@ -62,7 +62,7 @@ final class LineModeSignals {
         }
     }
 
-    /// Tells the terminal guard the final lines a forced exit leaves, below the `^C` the terminal
+    /// Tells the terminal session the final lines a forced exit leaves, below the `^C` the terminal
     /// echoed, when they change.
     private func publishForcedExitLines(at instant: Duration) {
         let endings = endings.endings

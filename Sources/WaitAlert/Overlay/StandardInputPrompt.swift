@@ -39,7 +39,7 @@ package enum StandardInputPrompt {
     /// While the question waits for its line on a terminal, Ctrl-C cancels it, as at a drawn
     /// one — the ask throws `CancellationError`, which ``WaitAlertExit/status(for:)`` counts as
     /// 130 — whatever runs around it; and a secret's echo is off (again after Ctrl-Z and `fg`),
-    /// back on when the prompt ends — or the program does: the terminal guard puts the modes back
+    /// back on when the prompt ends — or the program does: the terminal session puts the modes back
     /// on a signal or a crash.
     private static func guardTerminal(for prompt: WaitAlertPrompt, handlesSignals: Bool) {
         let secret = if case .text(let model) = prompt { model.isSecret } else { false }

@@ -5,7 +5,7 @@ import Dispatch
 ///
 /// The keys come from standard input through a ``KeyParser``; a text prompt edits a
 /// ``LineEditor``, a choice moves a ``ChoiceState``, and each change redraws the prompt in one
-/// write. The terminal guard is active meanwhile: `SIGTERM`, `exit()` and a crash put the modes
+/// write. The prompt holds the terminal session meanwhile: `SIGTERM`, `exit()` and a crash put the modes
 /// back; Ctrl-Z (read as a key) gives the terminal back before the program stops, and `fg` draws
 /// the prompt again. When the prompt ends, its lines are replaced by one record line
 /// (`? Name of the new project: demo`).
