@@ -21,21 +21,12 @@ package enum Signal {
     package static var quit: Int32 { SIGQUIT }
     /// `SIGKILL`: ends a process; it cannot be caught.
     package static var kill: Int32 { SIGKILL }
-    /// `SIGSTOP`: stops a process; it cannot be caught.
-    package static var stop: Int32 { SIGSTOP }
     /// `SIGTSTP`: Ctrl-Z.
     package static var terminalStop: Int32 { SIGTSTP }
     /// `SIGCONT`: a stopped process continues.
     package static var `continue`: Int32 { SIGCONT }
     /// `SIGWINCH`: the terminal's window changed size.
     package static var windowChanged: Int32 { SIGWINCH }
-    /// `SIGCHLD`: a child process ended or stopped.
-    package static var child: Int32 { SIGCHLD }
-    /// `SIGPIPE`: a write to a pipe nobody reads.
-    package static var brokenPipe: Int32 { SIGPIPE }
-    /// `SIGTTIN`, `SIGTTOU`: a background process used its terminal.
-    package static var backgroundRead: Int32 { SIGTTIN }
-    package static var backgroundWrite: Int32 { SIGTTOU }
 
     /// The signals of a crash.
     static let crashes: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
