@@ -61,7 +61,9 @@ struct ChannelCopier {
             let events = Int32(records[index].revents)
             records[index].revents = 0
             if events & Int32(POLLIN) != 0 {
-                while case let count = read(records[index].fd, buffer.baseAddress, buffer.count), count > 0 {
+                while case let count = Platform.readSome(
+                    records[index].fd, into: buffer.baseAddress, count: buffer.count), count > 0
+                {
                     guard targets[index] >= 0 else { continue }
                     _ = Platform.writeAll(
                         UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: targets[index], patience: patience)
@@ -127,42 +129,6 @@ extension Platform {
 
     /// Moves this process into process group `group`.
     package static func joinProcessGroup(_ group: Int32) { _ = setpgid(0, group) }
-
-    /// Waits a millisecond. Async-signal-safe.
-    static func pause() { _ = poll(nil, 0, 1) }
-
-    /// Makes `target` another descriptor of what `descriptor` reaches; `false` when refused.
-    /// Async-signal-safe.
-    @discardableResult
-    package static func duplicate(_ descriptor: Int32, onto target: Int32) -> Bool { dup2(descriptor, target) >= 0 }
-
-    /// A close-on-exec duplicate of `descriptor`, numbered 3 or above; `nil` when refused.
-    package static func duplicateAboveStandard(_ descriptor: Int32) -> Int32? {
-        let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
-        return duplicate >= 0 ? duplicate : nil
-    }
-
-    /// Reads up to `count` bytes from `descriptor` into `buffer`: how many (0 at the end, below 0
-    /// on an error or with nothing to read). Async-signal-safe.
-    static func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer?, count: Int) -> Int {
-        read(descriptor, buffer, count)
-    }
-
-    /// Gives the terminal `device` the modes of the terminal `descriptor`.
-    package static func copyTerminalModes(from descriptor: Int32, to device: Int32) {
-        var modes = termios()
-        if tcgetattr(descriptor, &modes) == 0 { _ = tcsetattr(device, TCSANOW, &modes) }
-    }
-
-    /// Which of `descriptors` have something to read (or their end) after waiting up to
-    /// `milliseconds` (-1: as long as it takes): none when the time ran out or a signal
-    /// interrupted the wait; `nil` when the wait failed.
-    package static func readiness(of descriptors: [Int32], milliseconds: Int32) -> [Bool]? {
-        var requests = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let ready = poll(&requests, nfds_t(requests.count), milliseconds)
-        if ready < 0 { return errno == EINTR ? descriptors.map { _ in false } : nil }
-        return requests.map { $0.revents != 0 }
-    }
 }
 
 #if !canImport(Darwin)

@@ -20,7 +20,7 @@ extension Platform {
     /// failed or nothing came.
     package static func readAvailable(_ descriptor: Int32, upTo limit: Int) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: limit)
-        let count = read(descriptor, &buffer, buffer.count)
+        let count = buffer.withUnsafeMutableBytes { readSome(descriptor, into: $0.baseAddress, count: $0.count) }
         if count == 0 { return nil }
         return Array(buffer.prefix(max(count, 0)))
     }

@@ -170,12 +170,22 @@ extension Platform {
         case end
     }
 
-    /// Reads what `descriptor` holds into `buffer`.
-    package static func readChunk(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
-        let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
+    /// What a read of `count` bytes (its result) gave. Reads `errno`: call it at once.
+    static func readResult(_ count: Int) -> ReadResult {
         if count > 0 { return .bytes(count) }
         if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return .again }
         return .end
+    }
+
+    /// Reads up to `count` bytes from `descriptor` into `buffer`: how many (0 at the end, below 0
+    /// on an error or with nothing to read). Async-signal-safe.
+    static func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer?, count: Int) -> Int {
+        read(descriptor, buffer, count)
+    }
+
+    /// Reads what `descriptor` holds into `buffer`.
+    package static func readChunk(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        readResult(readSome(descriptor, into: buffer.baseAddress, count: buffer.count))
     }
 
     /// Waits up to `milliseconds` (-1: as long as it takes) for any of `descriptors` to have
@@ -183,11 +193,38 @@ extension Platform {
     /// ready); `nil` when the wait failed or timed out with none ready. A signal that interrupts
     /// the wait starts it again.
     package static func waitForInput(_ descriptors: [Int32], milliseconds: Int32) -> [Bool]? {
+        while true {
+            switch waitReadable(descriptors, milliseconds: milliseconds) {
+            case .ready(let ready): return ready
+            case .interrupted: continue
+            case .timedOut, .failed: return nil
+            }
+        }
+    }
+
+    /// Which of `descriptors` have something to read (or their end) after waiting up to
+    /// `milliseconds` (-1: as long as it takes): none when the time ran out or a signal
+    /// interrupted the wait; `nil` when the wait failed.
+    package static func readiness(of descriptors: [Int32], milliseconds: Int32) -> [Bool]? {
+        switch waitReadable(descriptors, milliseconds: milliseconds) {
+        case .ready(let ready): ready
+        case .timedOut, .interrupted: descriptors.map { _ in false }
+        case .failed: nil
+        }
+    }
+
+    private enum Readable {
+        case ready([Bool])
+        case timedOut, interrupted, failed
+    }
+
+    /// One `poll` of `descriptors` for something to read.
+    private static func waitReadable(_ descriptors: [Int32], milliseconds: Int32) -> Readable {
         var requests = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        var ready = poll(&requests, nfds_t(requests.count), milliseconds)
-        while ready < 0, errno == EINTR { ready = poll(&requests, nfds_t(requests.count), milliseconds) }
-        guard ready > 0 else { return nil }
-        return requests.map { $0.revents != 0 }
+        let ready = poll(&requests, nfds_t(requests.count), milliseconds)
+        if ready > 0 { return .ready(requests.map { $0.revents != 0 }) }
+        if ready == 0 { return .timedOut }
+        return errno == EINTR ? .interrupted : .failed
     }
 
     /// Whether every writer of `descriptor` (a pipe's read end, a pseudo-terminal's controller)
@@ -207,13 +244,26 @@ extension Platform {
         guard tcgetattr(descriptor, &modes) == 0 else { return nil }
         return modes.c_lflag & tcflag_t(ICANON) != 0
     }
+
+    /// Makes `target` another descriptor of what `descriptor` reaches; `false` when refused.
+    /// Async-signal-safe.
+    @discardableResult
+    package static func duplicate(_ descriptor: Int32, onto target: Int32) -> Bool { dup2(descriptor, target) >= 0 }
+
+    /// A close-on-exec duplicate of `descriptor`, numbered 3 or above; `nil` when refused.
+    package static func duplicateAboveStandard(_ descriptor: Int32) -> Int32? {
+        let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
+        return duplicate >= 0 ? duplicate : nil
+    }
+
+    /// Gives the terminal `device` the modes of the terminal `descriptor`.
+    package static func copyTerminalModes(from descriptor: Int32, to device: Int32) {
+        var modes = termios()
+        if tcgetattr(descriptor, &modes) == 0 { _ = tcsetattr(device, TCSANOW, &modes) }
+    }
 }
 
-/// `read(2)` and `close(2)`, named apart from ``Platform``'s own.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}
-
+/// `close(2)`, named apart from ``Platform``'s own.
 private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
 
 private func systemPipe(_ ends: UnsafeMutablePointer<Int32>) -> Int32 { pipe(ends) }

@@ -85,6 +85,16 @@ extension Platform {
 
     // MARK: - A write to a closed pipe
 
+    #if os(Linux)
+        /// A signal set of `SIGPIPE` alone.
+        private static var brokenPipeOnly: sigset_t {
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGPIPE)
+            return set
+        }
+    #endif
+
     /// Runs `write` (`true` when it completed) so that a write to a closed pipe is an `EPIPE`
     /// error for this write only and never ends the program: on Linux with `SIGPIPE` blocked on
     /// this thread, and a `SIGPIPE` it raised consumed, looked for only when the write failed (a
@@ -92,9 +102,7 @@ extension Platform {
     /// told not to raise it at all.
     package static func withoutBrokenPipeSignal(on descriptor: Int32, _ write: () -> Bool) -> Bool {
         #if os(Linux)
-            var pipeOnly = sigset_t()
-            sigemptyset(&pipeOnly)
-            sigaddset(&pipeOnly, SIGPIPE)
+            var pipeOnly = brokenPipeOnly
             var previous = sigset_t()
             pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
             let complete = write()
@@ -111,9 +119,7 @@ extension Platform {
     /// signal is blocked) so it is never delivered. Nothing to do on Apple platforms.
     package static func consumeBrokenPipeSignal() {
         #if os(Linux)
-            var pipeOnly = sigset_t()
-            sigemptyset(&pipeOnly)
-            sigaddset(&pipeOnly, SIGPIPE)
+            var pipeOnly = brokenPipeOnly
             var pending = sigset_t()
             guard sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1 else { return }
             var noWait = timespec()
@@ -126,9 +132,7 @@ extension Platform {
     /// (the spinner's frame loop) changes its signal mask once, not once a write.
     package static func withBrokenPipeSignalBlocked(_ body: () -> Void) {
         #if os(Linux)
-            var pipeOnly = sigset_t()
-            sigemptyset(&pipeOnly)
-            sigaddset(&pipeOnly, SIGPIPE)
+            var pipeOnly = brokenPipeOnly
             var previous = sigset_t()
             pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
             body()

@@ -100,7 +100,7 @@ extension Platform {
     }
 
     /// Sends `bytes` on the connected socket `descriptor`, without `SIGPIPE` when the other end
-    /// has gone, waiting up to a second at a time while it takes no more; returns how many went
+    /// has gone, waiting while it takes no more; returns how many went
     /// (all of them, unless the other end has gone or shut the connection down).
     package static func send(_ bytes: [UInt8], on descriptor: Int32) -> Int {
         #if canImport(Darwin)
@@ -108,23 +108,9 @@ extension Platform {
         #else
             let flags = Int32(MSG_NOSIGNAL)
         #endif
-        var offset = 0
-        bytes.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let sent = systemSend(descriptor, buffer.baseAddress! + offset, buffer.count - offset, flags)
-                if sent > 0 {
-                    offset += sent
-                } else if sent < 0, errno == EINTR {
-                    continue
-                } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, 1000)
-                } else {
-                    return
-                }
-            }
+        return bytes.withUnsafeBytes { buffer in
+            transferAll(buffer, on: descriptor, patience: -1) { systemSend(descriptor, $0, $1, flags) }
         }
-        return offset
     }
 
     /// Shuts the connected socket `descriptor` down both ways: the other end reads its end.
@@ -138,10 +124,7 @@ extension Platform {
 
     /// Receives what the connected socket `descriptor` holds into `buffer`.
     package static func receive(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
-        let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
-        if count > 0 { return .bytes(count) }
-        if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return .again }
-        return .end
+        readResult(recv(descriptor, buffer.baseAddress, buffer.count, 0))
     }
 
     /// Waits, as long as it takes, until the other end of the connected socket `descriptor`

@@ -33,21 +33,33 @@ package enum Platform {
     package static func writeAll(
         _ buffer: UnsafeRawBufferPointer, to descriptor: Int32, patience: Int32 = 1000
     ) -> Bool {
+        transferAll(buffer, on: descriptor, patience: patience) { write(descriptor, $0, $1) } == buffer.count
+    }
+
+    /// Hands every byte of `buffer` to `transfer` — a write or a send on `descriptor`, returning
+    /// how many bytes went, or below 0 on an error — retrying after `EINTR` and partial
+    /// transfers, and waiting up to `patience` milliseconds at a time (-1: as long as it takes)
+    /// for a non-blocking `descriptor` to take more (`EAGAIN`). Returns how many bytes went.
+    /// Async-signal-safe.
+    static func transferAll(
+        _ buffer: UnsafeRawBufferPointer, on descriptor: Int32, patience: Int32,
+        _ transfer: (UnsafeRawPointer, Int) -> Int
+    ) -> Int {
         var offset = 0
         while offset < buffer.count {
-            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
+            let done = transfer(buffer.baseAddress! + offset, buffer.count - offset)
+            if done > 0 {
+                offset += done
+            } else if done < 0, errno == EINTR {
                 continue
-            } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+            } else if done < 0, errno == EAGAIN || errno == EWOULDBLOCK {
                 var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                guard poll(&ready, 1, patience) > 0 || patience < 0 else { return false }
+                guard poll(&ready, 1, patience) > 0 || patience < 0 else { break }
             } else {
-                return false
+                break
             }
         }
-        return true
+        return offset
     }
 
     /// ``writeAll(_:to:patience:)`` for bytes in an array.
@@ -137,13 +149,10 @@ package enum Platform {
     /// A new pipe, both ends close-on-exec and non-blocking: how a signal handler or another
     /// thread wakes a thread that waits in `poll`. `nil` when the process has no descriptor left.
     package static func nonBlockingPipe() -> (read: Int32, write: Int32)? {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        return (ends[0], ends[1])
+        guard case .success(let ends) = makePipe() else { return nil }
+        setNonBlocking(ends.read)
+        setNonBlocking(ends.write)
+        return ends
     }
 
     /// Reads and drops whatever the non-blocking `descriptor` holds, without waiting.

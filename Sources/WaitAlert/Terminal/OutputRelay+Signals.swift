@@ -53,7 +53,7 @@ extension OutputRelay {
         TerminalState.shared.relayFrozen.store(true, ordering: .sequentiallyConsistent)
         var waits = 0
         while TerminalState.shared.relayReadsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
-            Platform.pause()
+            Platform.sleep(for: .milliseconds(1))
             waits += 1
         }
         let error = real(Platform.standardError)
@@ -193,7 +193,7 @@ extension OutputRelay {
         TerminalState.shared.relayFrozen.store(true, ordering: .sequentiallyConsistent)
         var waits = 0
         while TerminalState.shared.relayReadsInFlight.load(ordering: .sequentiallyConsistent) > 0, waits < 50 {
-            Platform.pause()
+            Platform.sleep(for: .milliseconds(1))
             waits += 1
         }
         // What is there now goes out; a relay process is needed only while some process holds on.

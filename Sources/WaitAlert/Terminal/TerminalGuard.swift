@@ -261,21 +261,16 @@ enum TerminalGuard {
     /// lands after a signal handler's restore: while the handler has quieted the overlay (the
     /// program is about to end or to stop), the bytes are dropped.
     static func write(_ bytes: [UInt8], to terminal: any WaitAlertTerminal) -> Bool {
-        write(to: terminal) { bytes }
-    }
-
-    /// Writes the bytes `compose` returns like ``write(_:to:)``, composing them under the same
-    /// lock: what a frame collects (the program's captured output) is written in the order it was
-    /// collected, never after a later frame's. Nothing is composed while quieted.
-    static func write(to terminal: any WaitAlertTerminal, composing compose: () -> [UInt8]) -> Bool {
-        write(to: terminal) { (compose(), nil) }
+        write(to: terminal) { (bytes, nil) }
     }
 
     /// What a frame leaves on screen (``TerminalState/Screen``).
     typealias Screen = TerminalState.Screen
 
-    /// Writes a frame `compose` makes under the write lock, like ``write(to:composing:)``, and
-    /// records what it leaves on screen with the write that puts it there — the one record of the
+    /// Writes a frame `compose` makes under the write lock, like ``write(_:to:)`` — what a frame
+    /// collects (the program's captured output) is written in the order it was collected, never
+    /// after a later frame's; nothing is composed while quieted — and records what it leaves on
+    /// screen with the write that puts it there — the one record of the
     /// screen, which the relay erases before printing over it and every abrupt end erases.
     static func write(
         to terminal: any WaitAlertTerminal, composing compose: () -> (bytes: [UInt8], leaves: Screen?)
