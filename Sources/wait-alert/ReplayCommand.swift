@@ -20,7 +20,7 @@ enum ReplayCommand {
     }
 
     static let usage = """
-        usage: wait-alert replay [--speed N] [--progress auto|tty|plain|json|off|accessible] FILE
+        usage: wait-alert replay [--speed N] [--progress auto|tty|plain|json|off|accessible|agent|github|gitlab] FILE
 
         Plays FILE, an event stream recorded with WAIT_ALERT_PROGRESS=json (one JSON event a
         line), on standard error as the program that recorded it showed it. FILE - reads
@@ -80,7 +80,7 @@ enum ReplayCommand {
                     guard let mode = TerminalOverlay.Mode(value) else {
                         return .failure(
                             .invalid(
-                                "replay: --progress takes auto, tty, plain, json, off or accessible; not '\(value)'"))
+                                "replay: --progress takes auto, tty, plain, json, off, accessible, agent, github or gitlab; not '\(value)'"))
                     }
                     options.progress = mode
                 }

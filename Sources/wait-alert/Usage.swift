@@ -3,12 +3,15 @@ enum Usage {
     static let text = """
         usage: wait-alert [--title TEXT] [--success TEXT] [--status last-line|none]
                           [--show-output always|on-failure|never] [--tail N] [--timeout DURATION]
-                          [--progress auto|tty|plain|json|off|accessible] [--] COMMAND [ARG...]
+                          [--progress auto|tty|plain|json|off|accessible|agent|github|gitlab] [--] COMMAND [ARG...]
                wait-alert report [--text TEXT] [--progress N[/TOTAL]] [--log LINE] [--task TITLE -- CMD...]
                wait-alert replay [--speed N] FILE
 
         Runs COMMAND under a wait alert on standard error, showing its latest output line.
-        COMMAND reports into the alert with 'wait-alert report' (see wait-alert report --help).
+        COMMAND reports into the alert with 'wait-alert report' (see wait-alert report --help),
+        or prints WaitAlert events on its standard error (a program run with
+        WAIT_ALERT_PROGRESS=json, here or through ssh, docker exec or kubectl exec): its alerts
+        show as rows of this one.
         Only output bound for that terminal is shown; output to a file, a pipe or another
         terminal passes through unchanged.
 
@@ -22,7 +25,11 @@ enum Usage {
           --progress MODE     auto (default: WAIT_ALERT_PROGRESS, else a spinner on a terminal
                               and plain lines elsewhere); tty: the spinner on any terminal;
                               plain: lines; json: one JSON event per line; off: failures only;
-                              accessible: lines without motion (also ACCESSIBLE=1)
+                              accessible: lines without motion (also ACCESSIBLE=1);
+                              agent: failures and final lines only, for AI agents (chosen
+                              when CLAUDECODE, CODEX_SANDBOX, GEMINI_CLI, CURSOR_AGENT,
+                              OPENCODE or CLINE_ACTIVE is set); github, gitlab: lines folded
+                              in groups (chosen when GITHUB_ACTIONS or GITLAB_CI is true)
           -h, --help          print this help
           --version           print the version
 

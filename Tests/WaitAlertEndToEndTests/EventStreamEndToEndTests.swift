@@ -56,7 +56,7 @@
                 let lines = demo.text.split(separator: "\n").map(String.init)
                 #expect(
                     lines.first
-                        == "wait-alert: WAIT_ALERT_PROGRESS=fancy is not one of auto, tty, plain, json, off, accessible; using auto",
+                        == "wait-alert: WAIT_ALERT_PROGRESS=fancy is not one of auto, tty, plain, json, off, accessible, agent, github, gitlab; using auto",
                     "\(lines)")
                 #expect(lines.count == 2 && lines[1].hasPrefix("✔ Done ("), "\(lines)")
             }

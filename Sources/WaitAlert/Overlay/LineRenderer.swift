@@ -23,6 +23,12 @@
 /// runs and nothing else was printed for ``heartbeatInterval``, a heartbeat line says what is
 /// still running, so a CI watchdog that waits for output stays fed.
 ///
+/// In a CI service's log (``TerminalOverlay/Mode/github``, ``TerminalOverlay/Mode/gitlab``) the
+/// lines of each top-level alert are folded in a group, closed before the alert's ending, so its
+/// failure and the failed tasks' last log lines show outside it; on GitHub failures and warnings
+/// are annotations too, and a Markdown summary of each top-level alert's tasks is appended to
+/// the step summary file.
+///
 /// While a question asked on the same terminal waits for its line, the renderer's own lines wait
 /// too (an alert's latest text and progress, start and end lines), so the question stays the
 /// last thing on the screen and is asked once; they follow its answer. Log lines do not wait:
@@ -49,6 +55,20 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// Lines made while a question waits for its line, in order, to print once it is answered:
     /// an alert's newer text or progress line takes the place of the one waiting.
     private var held: [(key: HeldKey?, bytes: [UInt8])] = []
+    /// How lines are folded in a CI service's log, when they are.
+    private var folding: LogFolding?
+    /// Top-level alerts' last log lines, printed again after the group when one fails (folded
+    /// logs only).
+    private var rootLogs: [WaitAlertID: LastLines] = [:]
+    /// The annotations of a top-level alert's failed child tasks, and the failed tasks' last log
+    /// lines of the groups under it, written after its group.
+    private var annotations: [WaitAlertID: [String]] = [:]
+    private var recaps: [WaitAlertID: [String]] = [:]
+    /// The summary of the run and the file it is appended to (GitHub's `GITHUB_STEP_SUMMARY`).
+    private var summary = StepSummary()
+    private let summaryPath: String?
+    /// The wall-clock time in seconds since 1970, for GitLab's sections.
+    private let unixTime: () -> Int
 
     /// What a held line is, when a newer one replaces it.
     private enum HeldKey: Hashable {
@@ -111,10 +131,17 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     package static let quartersOnly = Duration.seconds(3_155_760_000)
 
     /// Makes a renderer writing to `terminal`, its final lines coloured when `colors` is set.
+    ///
+    /// With `folding`, the lines are folded for that CI service's log, and with `summaryPath` a
+    /// Markdown summary of each top-level alert is appended to that file as it ends.
     package init(
         terminal: any WaitAlertTerminal, minimumInterval: Duration, heartbeatInterval: Duration,
-        progressInterval: Duration, failureLogLines: Int, colors: Bool
+        progressInterval: Duration, failureLogLines: Int, colors: Bool, folding: LogFolding.Service? = nil,
+        summaryPath: String? = nil, unixTime: @escaping () -> Int = { Int(Platform.wallClockSeconds()) }
     ) {
+        self.folding = folding.map(LogFolding.init(service:))
+        self.summaryPath = summaryPath
+        self.unixTime = unixTime
         self.colors = colors
         self.progressInterval = progressInterval
         self.terminal = terminal
@@ -155,7 +182,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
                 if printed.text == nil {
                     printed.text = snapshot.text
                     printed.at = instant
-                    emitLine(indent(snapshot.depth) + "▸ " + printed.title, at: instant, key: nil)
+                    emitLine(indent(snapshot.depth) + "▸ " + printed.title, at: instant, key: nil, from: alert)
                 }
             } else if printed.text == snapshot.text {
                 printed.isHolding = false
@@ -163,7 +190,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
                 printed.text = snapshot.text
                 printed.at = instant
                 printed.isHolding = false
-                emitLine(snapshot.text, at: instant, key: .text(alert))
+                emitLine(snapshot.text, at: instant, key: .text(alert), from: alert)
             } else {
                 printed.isHolding = true
             }
@@ -175,21 +202,30 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
                 let name = printed.text ?? printed.title
                 emitLine(
                     (name.isEmpty ? "" : name + ": ") + (snapshot.isFailing ? "failing" : "no longer failing"),
-                    at: instant, key: nil)
+                    at: instant, key: nil, from: alert)
             }
             if snapshot.parent == nil, snapshot.isCancelling, !printed.cancelling {
                 printed.cancelling = true
                 let name = WaitAlertOutcome.name(fromTitle: printed.title)
                 let hint = interruptHint.map { " \($0)." } ?? ""
-                emitLine((name.isEmpty ? "Cancelling…" : name + ": cancelling…") + hint, at: instant, key: nil)
+                emitLine(
+                    (name.isEmpty ? "Cancelling…" : name + ": cancelling…") + hint, at: instant, key: nil, from: alert)
             }
         }
     }
 
     public func log(_ line: String, from alert: WaitAlertID) {
         let lines = TextSanitizer.logLines(line)
-        if alerts[alert]?.parent != nil { recap.log(lines, from: alert) }
-        write(lines, at: latest)
+        if alerts[alert]?.parent != nil {
+            recap.log(lines, from: alert)
+        } else if folding != nil, alerts[alert] != nil, recap.logLines > 0 {
+            var kept = rootLogs[alert] ?? LastLines(capacity: recap.logLines)
+            for line in lines { kept.append(line) }
+            rootLogs[alert] = kept
+        }
+        guard !lines.isEmpty else { return }
+        lastLine = latest
+        out(Array(fold(into: alert).utf8) + Self.bytes(of: lines))
     }
 
     /// Prints the heartbeat when nothing was printed for ``heartbeatInterval`` while work runs
@@ -226,7 +262,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         printed.quarter = max(printed.quarter, quarter)
         printed.progressAt = instant
         printed.progressShown = progress
-        emitLine(Self.progressLine(printed, progress), at: instant, key: .progress(alert))
+        emitLine(Self.progressLine(printed, progress), at: instant, key: .progress(alert), from: alert)
     }
 
     /// Whether two figures say the work has gone as far (rates and times left aside).
@@ -254,7 +290,40 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         {
             lines.append(Self.progressLine(printed, progress))
         }
-        var bytes = Self.bytes(of: lines)
+        // Folded: a top-level alert's ending goes after its group, with its own last log lines
+        // when it failed; a child task's record line goes in its top-level alert's group.
+        var prefix = ""
+        var after = ""
+        if folding != nil {
+            if snapshot.parent == nil {
+                prefix = folding?.leave(alert, unixTime: unixTime()) ?? ""
+                let logs = rootLogs.removeValue(forKey: alert)?.lines ?? []
+                if let final, final.tone == .failure, !logs.isEmpty {
+                    lines.insert(contentsOf: ["\(final.text) — last log lines:"] + logs.map { "    " + $0 }, at: 0)
+                }
+                lines.insert(contentsOf: recaps.removeValue(forKey: alert) ?? [], at: 0)
+                after = (annotations.removeValue(forKey: alert) ?? []).joined()
+                if let final { after += folding?.annotation(of: final, title: printed.title) ?? "" }
+            } else {
+                let root = root(of: alert)
+                prefix = fold(into: alert)
+                // A group under it: its failed tasks' last log lines wait for the top-level
+                // alert's group to close (what never ran is said where it is).
+                let failedTails = lines.prefix { !$0.hasPrefix("○") }
+                recaps[root, default: []] += failedTails
+                lines.removeFirst(failedTails.count)
+                if let final, final.tone == .failure || final.tone == .warning,
+                    let annotation = folding?.annotation(of: final, title: printed.title), !annotation.isEmpty,
+                    annotations[root, default: []].count < Self.annotationLimit
+                {
+                    annotations[root, default: []].append(annotation)
+                }
+            }
+        }
+        if let summaryPath {
+            writeSummary(of: snapshot, alert: alert, final: final, title: printed.title, to: summaryPath)
+        }
+        var bytes = Array(prefix.utf8) + Self.bytes(of: lines)
         if let final,
             snapshot.parent == nil
                 || GroupRecap.leavesRecord(
@@ -264,26 +333,56 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
                 bytes += ((colors ? TaskRegion.style(for: final.tone).apply(to: part) : part) + "\n").utf8
             }
         }
+        bytes += after.utf8
         guard !bytes.isEmpty else { return }
         lastLine = latest
         out(bytes, key: nil)
+    }
+
+    /// At most this many annotations of failed child tasks per top-level alert (GitHub shows ten
+    /// errors of a step).
+    static let annotationLimit = 10
+
+    /// Appends to the step summary what a top-level alert leaves, or notes how a child task ended.
+    private func writeSummary(
+        of snapshot: WaitAlertSnapshot, alert: WaitAlertID, final: FinalLine?, title: String, to path: String
+    ) {
+        if snapshot.parent != nil {
+            if let final { summary.ended(final, title: title, under: root(of: alert), ran: snapshot.workDuration) }
+            return
+        }
+        let markdown = summary.close(alert, final: final)
+        if !markdown.isEmpty { _ = Platform.append(Array(markdown.utf8), toFileAt: path) }
+    }
+
+    /// The top-level alert above `alert` (itself when it is one).
+    private func root(of alert: WaitAlertID) -> WaitAlertID {
+        var current = alert
+        var steps = 0
+        while let parent = alerts[current]?.parent, steps < 64 {
+            current = parent
+            steps += 1
+        }
+        return current
+    }
+
+    /// What goes before a line of `alert` in a folded log: its top-level alert's group opened,
+    /// the open one closed. Nothing for lines that are not folded, or belong to no alert known.
+    private func fold(into alert: WaitAlertID?) -> String {
+        guard folding != nil, let alert, alerts[alert] != nil else { return "" }
+        let root = root(of: alert)
+        let title = alerts[root]?.title ?? ""
+        return folding?.enter(root, title: title, unixTime: unixTime()) ?? ""
     }
 
     private func indent(_ depth: Int) -> String {
         String(repeating: "  ", count: min(max(depth - 1, 0), 8))
     }
 
-    /// Writes a progress or final text as exactly one line.
-    private func emitLine(_ text: String, at instant: Duration, key: HeldKey?) {
+    /// Writes a progress or final text of `alert` as exactly one line.
+    private func emitLine(_ text: String, at instant: Duration, key: HeldKey?, from alert: WaitAlertID? = nil) {
         lastLine = instant
-        out(Array((TextSanitizer.line(text) + "\n").utf8), key: key)
-    }
-
-    /// Writes lines, each split at its line breaks: every part is kept.
-    private func write(_ lines: [String], at instant: Duration) {
-        guard !lines.isEmpty else { return }
-        lastLine = instant
-        out(Self.bytes(of: lines))
+        out(Array((fold(into: alert) + TextSanitizer.line(text) + "\n").utf8), key: key)
     }
 
     /// Writes whole lines. While a question asked on this terminal waits for its line, they go

@@ -112,6 +112,24 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         /// one when they end; final lines, coloured unless `NO_COLOR` says otherwise; questions
         /// asked as plain lines, answered with a line (a number for a choice, `y` or `n`).
         case accessible
+        /// For an AI coding agent reading the output, which pays for every byte: no escape
+        /// sequence, no colour, no spinner, no progress — each failure with its last log lines,
+        /// warnings, each top-level alert's final line and how its child tasks ended, after one
+        /// first line saying how to get everything. A question takes its answer from standard input
+        /// when it is a file or a pipe, and otherwise fails at once (``WaitAlertPromptError/cannotAsk(prompt:reason:)``)
+        /// instead of waiting. Chosen by ``environment`` when an agent's variable is set
+        /// (``agentVariables``).
+        case agent
+        /// Plain lines for a GitHub Actions log (chosen by ``environment`` when `GITHUB_ACTIONS` is
+        /// `true`): each top-level alert's lines folded in a `::group::` (never nested), its failure
+        /// and its last log lines after the group, where they are not hidden, failures and
+        /// warnings as `::error` and `::warning` annotations, and a Markdown table of the tasks,
+        /// their outcomes and times appended to the file `GITHUB_STEP_SUMMARY` names.
+        case github
+        /// Plain lines for a GitLab CI log (chosen by ``environment`` when `GITLAB_CI` is `true`):
+        /// each top-level alert's lines in a collapsed `section_start`/`section_end` section, its
+        /// failure and last log lines after it.
+        case gitlab
 
         /// The mode named `description`, in any case (`json`, `JSON`), or `nil` when it names
         /// none.
@@ -129,16 +147,42 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             case .auto: terminal.isInteractive
             case .tty:
                 terminal.isInteractive || (terminal as? WaitAlertStandardError)?.isTerminalDevice == true
-            case .plain, .json, .off, .accessible: false
+            case .plain, .json, .off, .accessible, .agent, .github, .gitlab: false
             }
         }
 
-        /// The mode the environment asks for: `WAIT_ALERT_PROGRESS`, else ``accessible`` when
-        /// `ACCESSIBLE` is set (to anything but `0`), else ``auto``. A `WAIT_ALERT_PROGRESS` that
-        /// names no mode is reported once on standard error and left out; `auto` gives way to
-        /// `ACCESSIBLE`.
+        /// The variables AI coding agents set in the commands they run (Claude Code, Codex,
+        /// Gemini CLI, Cursor, opencode, Cline): any of them set, to anything but empty, `0` or
+        /// `false`, makes ``environment`` choose ``agent``.
+        public static let agentVariables = [
+            "CLAUDECODE", "CODEX_SANDBOX", "GEMINI_CLI", "CURSOR_AGENT", "OPENCODE", "CLINE_ACTIVE",
+        ]
+
+        /// The variables ``environment`` reads.
+        package static let variables =
+            ["WAIT_ALERT_PROGRESS", "ACCESSIBLE", "GITHUB_ACTIONS", "GITLAB_CI"] + agentVariables
+
+        /// The first agent variable set in `variables`, if any.
+        package static func agentVariable(in variables: [String: String]) -> String? {
+            agentVariables.first { name in
+                guard let value = variables[name] else { return false }
+                return !value.isEmpty && value != "0" && value.lowercased() != "false"
+            }
+        }
+
+        /// The mode the environment asks for, the first of:
+        ///
+        /// 1. `WAIT_ALERT_PROGRESS`, when it names a mode other than `auto`;
+        /// 2. ``accessible`` when `ACCESSIBLE` is set (to anything but `0`);
+        /// 3. ``auto`` when `WAIT_ALERT_PROGRESS` is `auto` (whoever set it wants the usual display);
+        /// 4. ``agent`` when an AI agent's variable is set (``agentVariables``);
+        /// 5. ``github`` when `GITHUB_ACTIONS` is `true`, ``gitlab`` when `GITLAB_CI` is `true`;
+        /// 6. ``auto``.
+        ///
+        /// A `WAIT_ALERT_PROGRESS` that names no mode is reported once on standard error and left
+        /// out.
         public static var environment: Mode {
-            let chosen = chosen(by: environmentVariables(["WAIT_ALERT_PROGRESS", "ACCESSIBLE"]))
+            let chosen = chosen(by: environmentVariables(variables))
             if let unknown = chosen.unknown { reportUnknown(unknown) }
             return chosen.mode
         }
@@ -148,8 +192,14 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             let value = variables["WAIT_ALERT_PROGRESS"] ?? ""
             let named = Mode(value)
             if let named, named != .auto { return (named, nil) }
+            let unknown = value.isEmpty || named != nil ? nil : value
             let accessible = variables["ACCESSIBLE"].map { !$0.isEmpty && $0 != "0" } ?? false
-            return (accessible ? .accessible : .auto, value.isEmpty || named != nil ? nil : value)
+            if accessible { return (.accessible, unknown) }
+            if named == .auto { return (.auto, nil) }
+            if agentVariable(in: variables) != nil { return (.agent, unknown) }
+            if variables["GITHUB_ACTIONS"] == "true" { return (.github, unknown) }
+            if variables["GITLAB_CI"] == "true" { return (.gitlab, unknown) }
+            return (.auto, unknown)
         }
 
         private static let reported = Atomic<Bool>(false)
@@ -258,6 +308,19 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     ) -> any WaitAlertFrameRenderer {
         if mode == .json { return EventStreamRenderer(terminal: terminal) }
         if mode == .off { return QuietRenderer(terminal: terminal) }
+        if mode == .agent {
+            return AgentRenderer(
+                terminal: terminal, variable: Mode.agentVariable(in: environmentVariables(Mode.agentVariables)),
+                tailLines: max(failureLogLines, 10))
+        }
+        if mode == .github || mode == .gitlab {
+            let summary = mode == .github ? environmentVariables(["GITHUB_STEP_SUMMARY"])["GITHUB_STEP_SUMMARY"] : nil
+            return LineRenderer(
+                terminal: terminal, minimumInterval: .seconds(1), heartbeatInterval: .seconds(30),
+                progressInterval: .seconds(5), failureLogLines: failureLogLines, colors: false,
+                folding: mode == .github ? .githubActions : .gitlab,
+                summaryPath: summary.flatMap { $0.isEmpty ? nil : $0 })
+        }
         if interactive {
             let isStandardError = TerminalSession.process.owns(terminal)
             let environment = isStandardError ? environmentVariables(TaskbarProgress.variables) : [:]
@@ -334,6 +397,15 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             return true
         }
         if let interactive, interactive.present(prompt) { return true }
+        if mode == .agent, !Platform.standardInputCarriesAnswers {
+            // No one at the terminal answers an agent's command: fail at once rather than wait.
+            let variable = Mode.agentVariable(in: environmentVariables(Mode.agentVariables)) ?? "an agent's variable"
+            let reason =
+                "an AI agent runs this program (\(variable) is set) and its standard input is not a file or a pipe; "
+                + "pipe the answer in (printf 'y\\n' | …) or set WAIT_ALERT_PROGRESS to ask at the terminal"
+            prompt.end(.failed(.cannotAsk(prompt: prompt.title, reason: reason)))
+            return true
+        }
         if !reportsToParent, let stream = output as? EventStreamRenderer { stream.asking(prompt) }
         StandardInputPrompt.present(prompt, handlesSignals: handlesSignals) { [weak self] record in
             if self?.print(record, to: .standardError) != true {

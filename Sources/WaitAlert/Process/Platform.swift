@@ -168,6 +168,22 @@ package enum Platform {
         return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 
+    /// The wall-clock time: seconds since 1970-01-01 00:00 UTC.
+    package static func wallClockSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Appends `bytes` to the file at `path`, made (readable by all, writable by its owner) when
+    /// it does not exist: whether every byte was written.
+    package static func append(_ bytes: [UInt8], toFileAt path: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        defer { Platform.close(descriptor) }
+        return writeAll(bytes[...], to: descriptor, patience: -1)
+    }
+
     /// Sleeps this thread for `duration` (a signal that interrupts the sleep does not shorten it).
     /// Async-signal-safe.
     package static func sleep(for duration: Duration) {

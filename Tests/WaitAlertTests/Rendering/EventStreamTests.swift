@@ -193,7 +193,7 @@ struct EventStreamTests {
     // MARK: - Modes
 
     @Test func modesAreNamedAsBuildKitNamesThem() {
-        #expect(TerminalOverlay.Mode.allCases.map(\.rawValue) == ["auto", "tty", "plain", "json", "off", "accessible"])
+        #expect(TerminalOverlay.Mode.allCases.map(\.rawValue) == ["auto", "tty", "plain", "json", "off", "accessible", "agent", "github", "gitlab"])
         #expect(TerminalOverlay.Mode(rawValue: "fancy") == nil)
     }
 
