@@ -80,7 +80,8 @@ enum ReplayCommand {
                     guard let mode = TerminalOverlay.Mode(value) else {
                         return .failure(
                             .invalid(
-                                "replay: --progress takes auto, tty, plain, json, off, accessible, agent, github or gitlab; not '\(value)'"))
+                                "replay: --progress takes auto, tty, plain, json, off, accessible, agent, github or gitlab; not '\(value)'"
+                            ))
                     }
                     options.progress = mode
                 }

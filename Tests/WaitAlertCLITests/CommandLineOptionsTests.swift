@@ -57,7 +57,8 @@ struct CommandLineOptionsTests {
         #expect(options(["--progress", "JSON", "--", "x"])?.progress == .json, "in any case, as the variable")
         #expect(
             problem(["--progress=fancy", "--", "x"])
-                == "invalid --progress 'fancy' (expected auto, tty, plain, json, off, accessible, agent, github, gitlab)")
+                == "invalid --progress 'fancy' (expected auto, tty, plain, json, off, accessible, agent, github, gitlab)"
+        )
     }
 
     @Test func theLastOfARepeatedOptionWins() throws {

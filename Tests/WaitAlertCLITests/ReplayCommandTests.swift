@@ -33,7 +33,8 @@ struct ReplayCommandTests {
         #expect(problem(["x", "--speed"]) == "replay: --speed needs a value")
         #expect(
             problem(["--progress", "fancy", "x"])
-                == "replay: --progress takes auto, tty, plain, json, off, accessible, agent, github or gitlab; not 'fancy'")
+                == "replay: --progress takes auto, tty, plain, json, off, accessible, agent, github or gitlab; not 'fancy'"
+        )
         #expect(problem(["a", "b"]) == "replay: one FILE only; 'b' is a second")
         #expect(problem(["--loop", "x"]) == "replay: unknown option '--loop'")
     }
