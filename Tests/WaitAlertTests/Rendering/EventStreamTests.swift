@@ -193,7 +193,10 @@ struct EventStreamTests {
     // MARK: - Modes
 
     @Test func modesAreNamedAsBuildKitNamesThem() {
-        #expect(TerminalOverlay.Mode.allCases.map(\.rawValue) == ["auto", "tty", "plain", "json", "off", "accessible", "agent", "github", "gitlab"])
+        #expect(
+            TerminalOverlay.Mode.allCases.map(\.rawValue) == [
+                "auto", "tty", "plain", "json", "off", "accessible", "agent", "github", "gitlab",
+            ])
         #expect(TerminalOverlay.Mode(rawValue: "fancy") == nil)
     }
 
