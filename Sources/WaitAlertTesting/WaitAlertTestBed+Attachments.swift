@@ -59,7 +59,7 @@ extension WaitAlertTestBed {
     /// through an ``EventStreamRenderer``.
     private var eventStream: String {
         let sink = InMemoryTerminal(columns: 1_000, rows: 1, isInteractive: false)
-        let stream = EventStreamRenderer(terminal: sink)
+        let stream = EventStreamRenderer(terminal: sink, wallClock: { nil })
         for (event, instant) in zip(recorder.events, recorder.instants) {
             switch event {
             case .snapshot(let snapshot, let alert): stream.render(snapshot, of: alert, at: instant)

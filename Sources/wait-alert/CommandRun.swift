@@ -62,8 +62,13 @@ enum CommandRun {
         let success = options.effectiveSuccess.map { text in { (_: Void) in text } }
         do {
             try await withWaitAlert(options.effectiveTitle, success: success, timeout: options.timeout) { alert in
-                let outcome = await SubprocessSupervisor.supervise(
-                    child, settings: settings, reporting: reporting(alert, pid: child.pid))
+                // WaitAlert events the command prints (a program run with WAIT_ALERT_PROGRESS=json,
+                // here or on another machine) are rows of this alert.
+                let events = alert.commandEvents()
+                var reporting = reporting(alert, pid: child.pid)
+                if let events { reporting.event = { @Sendable line in events.take(line) } }
+                let outcome = await SubprocessSupervisor.supervise(child, settings: settings, reporting: reporting)
+                events?.finish()
                 ended.withLock { $0 = outcome }
                 // Interrupted, or it ended with 130 after the user cancelled one of its questions
                 // here (Escape or Ctrl-C at a question it asked through the socket).

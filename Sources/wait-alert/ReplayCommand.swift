@@ -14,17 +14,19 @@ import WaitAlert
 @MainActor
 enum ReplayCommand {
     struct Options: Equatable {
-        var file = ""
+        var files: [String] = []
         var speed = 1.0
         var progress: TerminalOverlay.Mode?
     }
 
     static let usage = """
-        usage: wait-alert replay [--speed N] [--progress auto|tty|plain|json|off|accessible|agent|github|gitlab] FILE
+        usage: wait-alert replay [--speed N] [--progress auto|tty|plain|json|off|accessible|agent|github|gitlab] FILE...
 
         Plays FILE, an event stream recorded with WAIT_ALERT_PROGRESS=json (one JSON event a
         line), on standard error as the program that recorded it showed it. FILE - reads
-        standard input.
+        standard input. Several FILEs (streams of several machines or programs) are merged and
+        played as one, each event at its time on the wall clock (the "began" of a stream's
+        first line).
 
           --speed N        N times faster than recorded (default 1; 'inf': every event at once),
                            with the recorded times
@@ -44,7 +46,6 @@ enum ReplayCommand {
     /// Reads the arguments after `replay`.
     static func parse(_ arguments: [String]) -> Result<Options, Problem> {
         var options = Options()
-        var file: String?
         var index = arguments.startIndex
         var optionsEnded = false
         while index < arguments.endIndex {
@@ -87,11 +88,13 @@ enum ReplayCommand {
                 }
                 continue
             }
-            guard file == nil else { return .failure(.invalid("replay: one FILE only; '\(argument)' is a second")) }
-            file = argument
+            guard !argument.isEmpty else { return .failure(.invalid("replay: a FILE cannot be empty")) }
+            options.files.append(argument)
         }
-        guard let file, !file.isEmpty else { return .failure(.invalid("replay: which FILE? (- for standard input)")) }
-        options.file = file
+        guard !options.files.isEmpty else { return .failure(.invalid("replay: which FILE? (- for standard input)")) }
+        guard options.files.filter({ $0 == "-" }).count <= 1 else {
+            return .failure(.invalid("replay: standard input (-) can be read once"))
+        }
         return .success(options)
     }
 
@@ -106,19 +109,25 @@ enum ReplayCommand {
             complain("\(problem)\nTry 'wait-alert replay --help' for more information.")
             return 2
         }
-        let text: String
-        let name = options.file == "-" ? "standard input" : options.file
-        switch read(options.file) {
-        case .success(let bytes): text = String(decoding: bytes, as: UTF8.self)
-        case .failure(let problem):
-            complain("replay: cannot read \(name): \(problem)")
-            return 1
+        var recordings: [WaitAlertRecording] = []
+        for file in options.files {
+            let name = file == "-" ? "standard input" : file
+            switch read(file) {
+            case .success(let bytes): recordings.append(WaitAlertRecording(String(decoding: bytes, as: UTF8.self)))
+            case .failure(let problem):
+                complain("replay: cannot read \(name): \(problem)")
+                return 1
+            }
+            guard recordings.last?.eventCount ?? 0 > 0 else {
+                complain("replay: \(name) holds no event (WAIT_ALERT_PROGRESS=json records them)")
+                return 1
+            }
+            if let skipped = recordings.last?.skippedLines, !skipped.isEmpty, options.files.count > 1 {
+                reportSkipped(skipped, of: name)
+            }
         }
-        let recording = WaitAlertRecording(text)
-        guard recording.eventCount > 0 else {
-            complain("replay: \(name) holds no event (WAIT_ALERT_PROGRESS=json records them)")
-            return 1
-        }
+        let name = options.files[0] == "-" ? "standard input" : options.files[0]
+        let recording = recordings.count == 1 ? recordings[0] : WaitAlertRecording(merging: recordings)
         let renderers = [TerminalOverlay(mode: options.progress ?? .environment)]
         let presenter: WaitAlertPresenter
         if options.speed.isFinite, options.speed != 1 {
@@ -133,13 +142,15 @@ enum ReplayCommand {
         await presenter.play(recording, speed: options.speed.isFinite ? 1 : .infinity)
         let interrupted = Task.isCancelled  // Ctrl-C cancels the playing: its alerts end as cancelled
         await presenter.idle()
-        let skipped = recording.skippedLines
-        if !skipped.isEmpty {
-            let lines = skipped.count == 1 ? "line \(skipped[0]) is" : "\(skipped.count) lines are"
-            let first = skipped.count == 1 ? "" : " (the first: line \(skipped[0]))"
-            complain("replay: \(lines) not an event of \(name)\(first); skipped")
-        }
+        if recordings.count == 1, !recording.skippedLines.isEmpty { reportSkipped(recording.skippedLines, of: name) }
         return interrupted ? 130 : 0
+    }
+
+    /// Says which lines of `name` were not events.
+    private static func reportSkipped(_ skipped: [Int], of name: String) {
+        let lines = skipped.count == 1 ? "line \(skipped[0]) is" : "\(skipped.count) lines are"
+        let first = skipped.count == 1 ? "" : " (the first: line \(skipped[0]))"
+        complain("replay: \(lines) not an event of \(name)\(first); skipped")
     }
 
     /// The whole of `file` (`-`: standard input), or why it cannot be read.

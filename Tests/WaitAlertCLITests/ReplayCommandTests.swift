@@ -16,12 +16,12 @@ struct ReplayCommandTests {
     }
 
     @Test func aFileAtASpeed() {
-        #expect(options(["build.jsonl"]) == .init(file: "build.jsonl", speed: 1, progress: nil))
+        #expect(options(["build.jsonl"]) == .init(files: ["build.jsonl"], speed: 1, progress: nil))
         #expect(options(["--speed", "4", "build.jsonl"])?.speed == 4)
-        #expect(options(["--speed=0.5", "-"]) == .init(file: "-", speed: 0.5, progress: nil))
+        #expect(options(["--speed=0.5", "-"]) == .init(files: ["-"], speed: 0.5, progress: nil))
         #expect(options(["--speed", "inf", "x"])?.speed == .infinity)
         #expect(options(["--progress", "plain", "x"])?.progress == .plain)
-        #expect(options(["--", "--speed"])?.file == "--speed", "after --, a file named like an option")
+        #expect(options(["--", "--speed"])?.files == ["--speed"], "after --, a file named like an option")
         if case .failure(.help) = ReplayCommand.parse(["x", "--help"]) {} else { Issue.record("--help") }
     }
 
@@ -35,7 +35,8 @@ struct ReplayCommandTests {
             problem(["--progress", "fancy", "x"])
                 == "replay: --progress takes auto, tty, plain, json, off, accessible, agent, github or gitlab; not 'fancy'"
         )
-        #expect(problem(["a", "b"]) == "replay: one FILE only; 'b' is a second")
+        #expect(options(["a", "b"])?.files == ["a", "b"], "several streams are merged")
+        #expect(problem(["-", "a", "-"]) == "replay: standard input (-) can be read once")
         #expect(problem(["--loop", "x"]) == "replay: unknown option '--loop'")
     }
 }

@@ -67,7 +67,7 @@ struct TestBedAttachmentTests {
     /// for line: starts, texts, logs, printed lines and the ending, at their times.
     @Test func theEventStreamIsWhatTheRendererWrites() async throws {
         let live = InMemoryTerminal(columns: 200, rows: 50, isInteractive: false)
-        let bed = WaitAlertTestBed(renderers: [EventStreamRenderer(terminal: live)])
+        let bed = WaitAlertTestBed(renderers: [EventStreamRenderer(terminal: live, wallClock: { nil })])
         let work = bed.start {
             try await withWaitAlert("Indexing…", presenter: bed.presenter) { alert in
                 _ = try await alert.tasks(for: ["a", "b"]) {

@@ -97,9 +97,13 @@ extension WaitAlertReporter {
             throw WaitAlertCommandError(
                 command: command, reason: .notStarted(errno: error.code), workingDirectory: workingDirectory)
         }
+        let events = await commandEvents()
+        var reporting = reporting(for: command, pid: process.pid)
+        if let events { reporting.event = { @Sendable line in events.take(line) } }
         let outcome = await SubprocessSupervisor.supervise(
             process, settings: .init(showsStatus: true, streamsLines: false, tail: max(tail, 0)),
-            reporting: reporting(for: command, pid: process.pid))
+            reporting: reporting)
+        await events?.finish()
         if Task.isCancelled { throw CancellationError() }
         let reason: WaitAlertCommandError.Reason? =
             switch outcome.termination {
@@ -116,6 +120,14 @@ extension WaitAlertReporter {
         // Printed above the final line if the alert fails, as the lines of `follow(lines:)` are.
         mailbox.failureReport = outcome.tail
         throw WaitAlertCommandError(command: command, reason: reason, lastLines: outcome.tail)
+    }
+
+    /// Where the WaitAlert events a command prints go: rows of this alert (``CommandEvents``);
+    /// `nil` for a reporter of no alert.
+    @MainActor
+    package func commandEvents() -> CommandEvents? {
+        guard let parent else { return nil }
+        return CommandEvents(presenter: parent.presenter, target: parent.session)
     }
 
     /// What the supervisor of `command` (process `pid`) shows, through this reporter.

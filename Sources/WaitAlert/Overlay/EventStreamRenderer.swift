@@ -33,6 +33,11 @@ public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRendere
     private var closed = false
     /// The presenter's clock, for a question asked between renders.
     private var now: (@Sendable () -> Duration)?
+    /// The wall clock, read once: when the stream began (its first line says so); `nil` for a
+    /// stream that does not say.
+    private let wallClock: () -> Double?
+    /// Whether the first event was written.
+    private var wroteFirst = false
 
     private enum Pending {
         case event(WaitAlertEvent)
@@ -40,8 +45,15 @@ public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRendere
     }
 
     /// Makes a renderer writing the stream to `terminal`.
-    public init(terminal: any WaitAlertTerminal) {
+    public convenience init(terminal: any WaitAlertTerminal) {
+        self.init(terminal: terminal, wallClock: { Platform.wallClockSeconds() })
+    }
+
+    /// Makes a renderer writing the stream to `terminal`, reading the time its stream began from
+    /// `wallClock` (which may say nothing: a test's stream is the same in every run).
+    package init(terminal: any WaitAlertTerminal, wallClock: @escaping () -> Double?) {
         self.terminal = terminal
+        self.wallClock = wallClock
     }
 
     package var wantsFrames: Bool { false }
@@ -114,7 +126,16 @@ public final class EventStreamRenderer: WaitAlertRenderer, WaitAlertFrameRendere
         stamp(at: instant)
         guard !pending.isEmpty else { return }
         var bytes: [UInt8] = []
-        for case .event(let event) in pending { bytes += (event.jsonLine + "\n").utf8 }
+        for case .event(var event) in pending {
+            if !wroteFirst {
+                // The first line says when the stream began on the wall clock: now, less the
+                // time since then.
+                wroteFirst = true
+                let (seconds, attoseconds) = event.time.components
+                event.began = wallClock().map { $0 - (Double(seconds) + Double(attoseconds) / 1e18) }
+            }
+            bytes += (event.jsonLine + "\n").utf8
+        }
         pending.removeAll(keepingCapacity: true)
         untimed = 0
         guard !closed else { return }

@@ -104,6 +104,10 @@ public struct WaitAlertEvent: Sendable, Hashable {
     public var parent: WaitAlertID?
     /// When it happened: the time since the stream began.
     public var time: Duration
+    /// On the first event of a stream: when the stream began, on the wall clock, in seconds since
+    /// 1970-01-01 00:00 UTC (`"began":1795933738.512`), so that streams written on several
+    /// machines can be merged and played in order. `nil` on every other event.
+    public var began: Double?
 
     /// Makes an event.
     public init(_ kind: Kind, alert: WaitAlertID?, parent: WaitAlertID? = nil, time: Duration) {
@@ -119,6 +123,9 @@ public struct WaitAlertEvent: Sendable, Hashable {
         if let alert { line += ",\"id\":\(alert.rawValue)" }
         if let parent { line += ",\"parent\":\(parent.rawValue)" }
         line += ",\"time\":" + JSONText.seconds(time)
+        if let began, began.isFinite, began >= 0, began < 1e11 {
+            line += ",\"began\":" + JSONText.seconds(.milliseconds(Int64((began * 1000).rounded())))
+        }
         switch kind {
         case .start(let title): line += ",\"title\":" + JSONText.quoted(title)
         case .text(let text): line += ",\"text\":" + JSONText.quoted(text)
@@ -190,13 +197,15 @@ public struct WaitAlertEvent: Sendable, Hashable {
 extension WaitAlertEvent {
     /// An event read from a line another process wrote: its kind, and the alert ids as that
     /// process numbered them (`nil` for the alert the process reports into).
-    struct Received: Hashable {
+    struct Received: Hashable, Sendable {
         var kind: Kind
         var id: UInt64?
         var parent: UInt64?
         /// When the event happened, since the stream began; `nil` when the line gives no time
         /// (a line a script wrote by hand), or one that is negative or beyond 10⁹ seconds.
         var time: Duration? = nil
+        /// When the stream began on the wall clock (seconds since 1970), on its first line.
+        var began: Double? = nil
     }
 
     /// Reads one line of the stream written by another process (``jsonLine``, or a line a script
@@ -262,7 +271,9 @@ extension WaitAlertEvent {
         if case .number(let seconds) = fields["time"], seconds >= 0, seconds <= 1e9 {
             time = .milliseconds(Int64((seconds * 1000).rounded()))
         }
-        return Received(kind: kind, id: id, parent: parent, time: time)
+        var began: Double?
+        if case .number(let seconds) = fields["began"], seconds >= 0, seconds < 1e11 { began = seconds }
+        return Received(kind: kind, id: id, parent: parent, time: time, began: began)
     }
 
     /// The largest count or total a line another process wrote carries (a larger one makes the

@@ -9,6 +9,9 @@ public struct WaitAlertRecording: Sendable {
     let events: [WaitAlertEvent.Received]
     /// The numbers (counted from 1) of the lines that are not events.
     public let skippedLines: [Int]
+    /// When the stream began on the wall clock, in seconds since 1970 (its first line's
+    /// `began`); `nil` for a stream that does not say.
+    public let began: Double?
 
     /// Reads a recording: the text of a file of JSON lines, one event a line.
     public init(_ text: some StringProtocol) {
@@ -29,6 +32,44 @@ public struct WaitAlertRecording: Sendable {
         }
         self.events = events
         skippedLines = skipped
+        began = events.lazy.compactMap(\.began).first
+    }
+
+    /// The streams of `recordings` — written on several machines, or by several programs — as
+    /// one, each event at its time on the wall clock: a stream that says when it began
+    /// (``began``) is placed there; one that does not begins with the earliest. Ids stay each
+    /// stream's own (they are numbered again so that none meets another's), and events of the
+    /// same time keep their order, the earlier recording's first. The skipped lines are the
+    /// first recording's.
+    public init(merging recordings: [WaitAlertRecording]) {
+        let origin = recordings.compactMap(\.began).min()
+        var merged: [(time: Duration, source: Int, index: Int, event: WaitAlertEvent.Received)] = []
+        var ids: [Int: [UInt64: UInt64]] = [:]
+        var next: UInt64 = 1
+        func renumbered(_ id: UInt64?, of source: Int) -> UInt64? {
+            guard let id else { return nil }
+            if let known = ids[source]?[id] { return known }
+            defer { next += 1 }
+            ids[source, default: [:]][id] = next
+            return next
+        }
+        for (source, recording) in recordings.enumerated() {
+            let offset =
+                origin.flatMap { origin in
+                    recording.began.map { Duration.milliseconds(Int64((($0 - origin) * 1000).rounded())) }
+                } ?? .zero
+            for (index, var event) in recording.events.enumerated() {
+                event.time = (event.time ?? .zero) + offset
+                event.id = renumbered(event.id, of: source)
+                event.parent = renumbered(event.parent, of: source)
+                event.began = nil
+                merged.append((event.time ?? .zero, source, index, event))
+            }
+        }
+        merged.sort { ($0.time, $0.source, $0.index) < ($1.time, $1.source, $1.index) }
+        events = merged.map(\.event)
+        skippedLines = recordings.first?.skippedLines ?? []
+        began = origin
     }
 
     /// How many events the recording holds.

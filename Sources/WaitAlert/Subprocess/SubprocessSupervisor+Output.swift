@@ -7,8 +7,13 @@ extension SubprocessSupervisor {
             let bytes = buffer[..<count]
             switch channels[index].channel.use {
             case .passThrough(let target):
-                // Not for the alert: copied, never shown nor kept.
-                if !notCountingWaits({ Platform.writeAll(bytes, to: target, patience: -1) }) {
+                // Not for the alert: copied, never shown nor kept — but for the events in what
+                // the command writes to standard error, which become rows.
+                var passed = ArraySlice(bytes)
+                if let event = reporting.event, channels[index].channel.descriptors.contains(2) {
+                    passed = channels[index].events.feed(bytes, isEvent: event)[...]
+                }
+                if !passed.isEmpty, !notCountingWaits({ Platform.writeAll(passed, to: target, patience: -1) }) {
                     // The reader went away (`EPIPE`): so does this end, and the command gets SIGPIPE.
                     closeChannel(index)
                 }
@@ -23,7 +28,7 @@ extension SubprocessSupervisor {
                 // Its taskbar progress becomes the alert's (the sequence itself is never shown),
                 // its lines the status, the stream and the tail.
                 for report in channels[index].progress.feed(bytes) { follow(report, of: index) }
-                if settings.usesLines { take(channels[index].lines.feed(bytes, at: elapsed)) }
+                if settings.usesLines || reporting.event != nil { take(channels[index].lines.feed(bytes, at: elapsed)) }
             }
         } else if result == .end {
             // End of a pipe; `EIO`: the pseudo-terminal's device is closed everywhere.
@@ -47,12 +52,21 @@ extension SubprocessSupervisor {
 
     mutating func closeChannel(_ index: Int) {
         guard channels[index].descriptor >= 0 else { return }
+        // An unfinished line held as a possible event goes out as it is.
+        let held = channels[index].events.finish()
+        if case .passThrough(let target) = channels[index].channel.use, !held.isEmpty {
+            _ = Platform.writeAll(held, to: target, patience: -1)
+        }
         Platform.close(channels[index].descriptor)
         channels[index].descriptor = -1
     }
 
     /// Complete lines of display output: kept for the tail, streamed, shown as the status.
     mutating func take(_ lines: [String]) {
+        var lines = lines
+        if let event = reporting.event {
+            lines.removeAll { $0.hasPrefix(#"{"v":"#) && event($0) }
+        }
         guard !lines.isEmpty else { return }
         for line in lines {
             tail.append(line)
@@ -78,7 +92,11 @@ extension SubprocessSupervisor {
     mutating func showPartialLine() {
         let now = elapsed
         for channel in channels {
-            if let partial = channel.lines.partial(at: now), TextSanitizer.showsSomething(partial) { show(partial) }
+            if let partial = channel.lines.partial(at: now), TextSanitizer.showsSomething(partial),
+                reporting.event == nil || !partial.hasPrefix(#"{"v":"#)
+            {
+                show(partial)
+            }
         }
     }
 

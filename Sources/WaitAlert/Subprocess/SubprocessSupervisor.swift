@@ -13,13 +13,18 @@ package struct SubprocessReporting: Sendable {
     package var markFailing: @Sendable (Bool) -> Void
     /// Says what keeps the command from going on.
     package var attention: @Sendable (SubprocessAttention) -> Void
+    /// Takes a line the command wrote that begins as a WaitAlert event does (`{"v":`): whether it
+    /// was one (it is then neither shown nor passed on). Display output and output passed through
+    /// from its standard error are read for events; `nil`: none is taken.
+    package var event: (@Sendable (String) -> Bool)?
 
     package init(
         update: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void,
         progress: @escaping @Sendable (_ completed: Int, _ total: Int) -> Void,
         progressUnknown: @escaping @Sendable () -> Void, markFailing: @escaping @Sendable (Bool) -> Void,
-        attention: @escaping @Sendable (SubprocessAttention) -> Void
+        attention: @escaping @Sendable (SubprocessAttention) -> Void, event: (@Sendable (String) -> Bool)? = nil
     ) {
+        self.event = event
         self.update = update
         self.log = log
         self.progress = progress
@@ -105,6 +110,8 @@ package struct SubprocessSupervisor {
         /// When line editing was first seen off, while it stays off and nothing is written.
         var rawSince: Duration?
         var lastOutputAt = Duration.zero
+        /// The event lines taken out of output passed through from standard error.
+        var events = EventLineFilter()
     }
 
     let process: Subprocess

@@ -12,7 +12,8 @@ struct EventStreamArticleTests {
     /// The work of the article's example, on a test bed's clock.
     static func stream() async throws -> [String] {
         let terminal = InMemoryTerminal(isInteractive: false)
-        let bed = WaitAlertTestBed(timing: .terminal, renderers: [EventStreamRenderer(terminal: terminal)])
+        let bed = WaitAlertTestBed(
+            timing: .terminal, renderers: [EventStreamRenderer(terminal: terminal, wallClock: { 1_795_933_738.512 })])
         let clock = bed.clock
         let work = bed.start {
             try await withWaitAlert("Building…", success: "Built") { build in

@@ -25,7 +25,8 @@ struct RecordingReplayTests {
     /// delay, a new text and a printed line, recorded as JSON lines.
     static func recordedBuild() async throws -> InMemoryTerminal {
         let terminal = InMemoryTerminal(isInteractive: false)
-        let bed = WaitAlertTestBed(timing: .terminal, renderers: [EventStreamRenderer(terminal: terminal)])
+        let bed = WaitAlertTestBed(
+            timing: .terminal, renderers: [EventStreamRenderer(terminal: terminal, wallClock: { 1_795_933_738.512 })])
         struct Broken: Error {}
         let work = bed.start {
             try await withWaitAlert("Building…", success: "Built") { alert in
@@ -56,7 +57,8 @@ struct RecordingReplayTests {
         #expect(recording.eventCount > 10)
 
         let terminal = InMemoryTerminal(isInteractive: false)
-        let bed = WaitAlertTestBed(timing: .terminal, renderers: [EventStreamRenderer(terminal: terminal)])
+        let bed = WaitAlertTestBed(
+            timing: .terminal, renderers: [EventStreamRenderer(terminal: terminal, wallClock: { 1_795_933_738.512 })])
         await bed.play(recording)
         let played = try Self.normalized(terminal)
         let recorded = try Self.normalized(original)
