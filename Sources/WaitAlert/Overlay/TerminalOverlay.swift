@@ -234,6 +234,10 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     private let isStandardError: Bool
     /// Whether it handles signals (Ctrl-C at a question read as a line cancels it).
     private let handlesSignals: Bool
+    /// What cancels the work when the program reading this output goes away.
+    private var cancelAllWork: (@MainActor @Sendable () -> Bool)?
+    /// Whether the work was cancelled because the output's reader went away.
+    private var cancelledForLostReader = false
     /// Where questions go while it reports to that program, which owns the terminal: bound to
     /// the connection they went through (a new one after attaching again).
     private var parentQuestions: ParentQuestions?
@@ -352,6 +356,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     }
 
     package func didAttach(to context: WaitAlertRendererContext) {
+        cancelAllWork = context.cancelAllWork
         lineSignals?.didAttach(to: context)
         output.didAttach(to: context)
     }
@@ -359,6 +364,17 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
     public func render(_ snapshot: WaitAlertSnapshot, of alert: WaitAlertID, at instant: Duration) {
         output.render(snapshot, of: alert, at: instant)
         lineSignals?.follow(snapshot, of: alert, at: instant)
+        cancelIfReaderWentAway()
+    }
+
+    /// Cancels the work, once, when the program reading standard error went away (a write found
+    /// the pipe closed: `tool 2>&1 | head`, an ssh session that ended, a parent that exited), as
+    /// `SIGPIPE` ends a pipeline's writer: what the work would still show has no reader. Work
+    /// that reports to a remote reader over ssh stops when the connection drops.
+    private func cancelIfReaderWentAway() {
+        guard !cancelledForLostReader, (terminal as? WaitAlertStandardError)?.readerWentAway == true else { return }
+        cancelledForLostReader = true
+        _ = cancelAllWork?()
     }
 
     public func log(_ line: String, from alert: WaitAlertID) {
@@ -367,6 +383,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     package func flush(at instant: Duration) {
         output.flush(at: instant)
+        cancelIfReaderWentAway()
     }
 
     package var heldBackUntil: Duration? { output.heldBackUntil }

@@ -168,6 +168,10 @@ package enum Platform {
         return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 
+    /// Whether the last system call failed because the reading end of a pipe or socket is closed
+    /// (`EPIPE`). Read it at once, before another call.
+    package static var lastErrorIsBrokenPipe: Bool { errno == EPIPE }
+
     /// The wall-clock time: seconds since 1970-01-01 00:00 UTC.
     package static func wallClockSeconds() -> Double {
         var time = timespec()

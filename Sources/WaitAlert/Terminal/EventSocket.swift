@@ -79,11 +79,39 @@ package enum EventSocket {
     /// user (the socket's directory already keeps others out; this holds whatever its mode).
     package static func peerIsThisUser(_ descriptor: Int32) -> Bool { Platform.peerIsThisUser(descriptor) }
 
+    /// The environment variable setting how long a child waits for the listener's answer:
+    /// `5s`, `1500ms`, or seconds (`2.5`). For a socket forwarded over a slow link (`ssh -R`).
+    package static let timeoutVariable = "WAIT_ALERT_SOCKET_TIMEOUT"
+
+    /// How long a child waits for the listener's answer, in milliseconds: `WAIT_ALERT_SOCKET_TIMEOUT`
+    /// (at most two minutes), else 2 seconds.
+    package static var patience: Int32 {
+        Platform.environment(timeoutVariable).flatMap(milliseconds(in:)) ?? 2000
+    }
+
+    /// The milliseconds `text` names (`5s`, `1500ms`, `2.5`), from 1 ms to 2 minutes; `nil` for
+    /// anything else.
+    package static func milliseconds(in text: String) -> Int32? {
+        var number = Substring(text.lowercased())
+        var scale = 1000.0
+        if number.hasSuffix("ms") {
+            number = number.dropLast(2)
+            scale = 1
+        } else if number.hasSuffix("s") {
+            number = number.dropLast()
+        }
+        guard let value = Double(number), value.isFinite, value > 0 else { return nil }
+        let milliseconds = (value * scale).rounded()
+        guard milliseconds >= 1, milliseconds <= 120_000 else { return nil }
+        return Int32(milliseconds)
+    }
+
     /// Connects to the socket `WAIT_ALERT_SOCKET` names, attaches under the row
-    /// `WAIT_ALERT_PARENT` names, and waits up to `patience` milliseconds for the answer; returns
+    /// `WAIT_ALERT_PARENT` names, and waits up to `patience` milliseconds for the answer
+    /// (``patience``: 2 seconds unless `WAIT_ALERT_SOCKET_TIMEOUT` says otherwise); returns
     /// the connection, or `nil` when the variable is unset, names something that is not a socket
     /// of this user, nobody listens, or no alert runs there that this process belongs under.
-    package static func connectToParent(patience: Int32 = 2000) -> Connection? {
+    package static func connectToParent(patience: Int32 = EventSocket.patience) -> Connection? {
         guard let path = Platform.environment(variable) else { return nil }
         guard !path.isEmpty, ownPath.withLock({ $0 }) != path, Platform.isSocketOfThisUser(path),
             let descriptor = Platform.connectLocally(to: path)

@@ -12,6 +12,11 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
     /// The file descriptor written to.
     public let descriptor: Int32
     private let broken = Atomic<Bool>(false)
+    private let readerGone = Atomic<Bool>(false)
+
+    /// Whether a write found no reader left (`EPIPE`): the program reading this output — a pipe's
+    /// other end, an ssh session that ended — went away.
+    package var readerWentAway: Bool { readerGone.load(ordering: .relaxed) }
 
     /// Wraps `descriptor` (standard error by default).
     public init(descriptor: Int32 = 2) {
@@ -66,7 +71,12 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
     package func write(_ bytes: [UInt8], brokenPipeSignalBlocked: Bool) -> Bool {
         guard !broken.load(ordering: .relaxed) else { return false }
         guard !TerminalState.shared.ended.load(ordering: .sequentiallyConsistent) else { return true }
-        let write = { bytes.withUnsafeBytes { Platform.writeAll($0, to: self.target) } }
+        var readerWentAway = false
+        let write = {
+            let done = bytes.withUnsafeBytes { Platform.writeAll($0, to: self.target) }
+            if !done { readerWentAway = Platform.lastErrorIsBrokenPipe }
+            return done
+        }
         let complete: Bool
         #if os(Linux)
             if brokenPipeSignalBlocked {
@@ -79,6 +89,7 @@ public final class WaitAlertStandardError: WaitAlertTerminal {
             complete = Platform.withoutBrokenPipeSignal(on: target, write)
         #endif
         if !complete { broken.store(true, ordering: .relaxed) }
+        if readerWentAway { readerGone.store(true, ordering: .relaxed) }
         return complete
     }
 }

@@ -21,7 +21,7 @@
     /// and fails after a generous timeout with the screen and the last bytes received.
     final class DemoProcess {
         /// Where the demo's standard input, output and error go.
-        enum Connection {
+        enum Connection: Hashable, Sendable {
             /// All three on the slave of a new pty of this size.
             case pseudoTerminal(columns: Int, rows: Int)
             /// Standard output and error on one pipe, standard input from `/dev/null`.

@@ -56,11 +56,23 @@
             entries().filter { $0.parent == parent && !$0.name.hasPrefix("llvm-symbolizer") }.map(\.pid)
         }
 
+        /// The live processes whose command line holds `text` (its words joined by spaces).
+        static func running(withCommandLineContaining text: String) -> [pid_t] {
+            entries().filter { $0.state != "Z" && $0.state != "X" }.compactMap { entry in
+                commandLine(of: entry.pid)?.contains(text) == true ? entry.pid : nil
+            }
+        }
+
+        /// The command line of `pid`, its words joined by spaces.
+        static func commandLine(of pid: pid_t) -> String? {
+            read("/proc/\(pid)/cmdline").map { $0.split(separator: "\0").joined(separator: " ") }
+        }
+
         private static func read(_ path: String) -> String? {
             let descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else { return nil }
             defer { close(descriptor) }
-            var buffer = [UInt8](repeating: 0, count: 1024)
+            var buffer = [UInt8](repeating: 0, count: 4096)
             let count = Glibc.read(descriptor, &buffer, buffer.count)
             guard count > 0 else { return nil }
             return String(decoding: buffer[..<count], as: UTF8.self)

@@ -89,6 +89,17 @@ struct CommandEventsTests {
             ])
     }
 
+    /// How long a child waits for the socket's answer — longer over a slow link.
+    @Test func theSocketTimeoutIsReadInSecondsOrMilliseconds() {
+        #expect(EventSocket.milliseconds(in: "5s") == 5000)
+        #expect(EventSocket.milliseconds(in: "1500ms") == 1500)
+        #expect(EventSocket.milliseconds(in: "2.5") == 2500)
+        #expect(EventSocket.milliseconds(in: "120S") == 120_000)
+        for bad in ["", "s", "0", "-1s", "121s", "five", "nan", "inf", "0.0001"] {
+            #expect(EventSocket.milliseconds(in: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func theFirstLineOfAStreamSaysWhenItBegan() async throws {
         let terminal = InMemoryTerminal(isInteractive: false)
         let bed = WaitAlertTestBed(
