@@ -9,7 +9,9 @@ import Synchronization
 /// applied on the main actor, in order, like a child process's report (``ReportedTasks``: the
 /// stream's top-level alerts become child tasks of the target, its ids its own). A line that does
 /// not read as one is output like any other. When the command ends, ``finish()`` ends the rows
-/// it left open as cancelled — a dropped connection, a killed program.
+/// it left open as cancelled — a dropped connection, a killed program. While ``pendingLimit``
+/// events wait for the main actor, the supervisor's thread waits too, and so does a command that
+/// floods events (its pipe fills): the program's memory does not grow with the flood.
 package final class CommandEvents: Sendable {
     private let inbox = Mutex<Inbox>(Inbox())
     private let applier: Applier
@@ -37,15 +39,21 @@ package final class CommandEvents: Sendable {
         applier = Applier(presenter: presenter, target: target)
     }
 
-    /// Takes `line` when it is an event (any thread): whether it was.
+    /// The most events waiting for the main actor before ``take(_:)`` waits for them to be applied.
+    static let pendingLimit = 4096
+
+    /// Takes `line` when it is an event (any thread but the main actor's): whether it was.
     package func take(_ line: String) -> Bool {
         guard let event = WaitAlertEvent.received(line) else { return false }
-        let schedule = inbox.withLock { inbox in
+        let (schedule, waiting) = inbox.withLock { inbox in
             inbox.events.append(event)
             defer { inbox.scheduled = true }
-            return !inbox.scheduled
+            return (!inbox.scheduled, inbox.events.count)
         }
         if schedule { Task { @MainActor in self.drain() } }
+        if waiting >= Self.pendingLimit {
+            while inbox.withLock({ $0.events.count }) >= Self.pendingLimit / 2 { Platform.sleep(for: .milliseconds(1)) }
+        }
         return true
     }
 

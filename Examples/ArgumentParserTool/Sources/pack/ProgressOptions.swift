@@ -56,6 +56,9 @@ struct ProgressMode: ExpressibleByArgument {
             "json": "The event stream: one JSON object per line.",
             "off": "Nothing but failures.",
             "accessible": "Lines without motion, for screen readers (also ACCESSIBLE=1).",
+            "agent": "Failures and final lines only, for AI agents (chosen when one runs the tool).",
+            "github": "Lines in GitHub Actions groups, with annotations (when GITHUB_ACTIONS=true).",
+            "gitlab": "Lines in GitLab CI sections (when GITLAB_CI=true).",
         ]
     }
 }

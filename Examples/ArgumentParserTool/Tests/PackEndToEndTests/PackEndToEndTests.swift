@@ -272,7 +272,7 @@
             #expect(try await fancy.waitForExit() == .exited(64), "\(fancy.report)")
             let error = String(decoding: fancy.output, as: UTF8.self)
             #expect(error.hasPrefix("Error: The value 'fancy' is invalid for '--progress <mode>'"), "\(error)")
-            for mode in ["auto", "tty", "plain", "json", "off", "accessible"] {
+            for mode in ["auto", "tty", "plain", "json", "off", "accessible", "agent", "github", "gitlab"] {
                 #expect(error.contains("  - \(mode)\n"), "\(error)")
             }
             #expect(error.contains("Usage: pack <folder>"), "\(error)")
