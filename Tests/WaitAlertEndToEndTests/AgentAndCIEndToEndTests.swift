@@ -104,10 +104,13 @@
             }
 
             /// GitLab CI: a collapsed section around the demo's lines, the failure after it.
-            @Test func gitLabGetsACollapsedSection() async throws {
-                let demo = try DemoProcess(["tasks"], environment: ["GITLAB_CI": "true"], connection: .pipe)
+            @Test(arguments: connections)
+            func gitLabGetsACollapsedSection(_ connection: DemoProcess.Connection) async throws {
+                let demo = try DemoProcess(["tasks"], environment: ["GITLAB_CI": "true"], connection: connection)
                 #expect(try await demo.waitForExit() == .exited(1), "\(demo.report)")
-                let text = String(decoding: demo.output, as: UTF8.self)
+                // A pseudo-terminal ends lines with `\r\n`.
+                var text = String(decoding: demo.output, as: UTF8.self)
+                text.replace("\r\n", with: "\n")
                 let start = try #require(text.firstRange(of: "\u{1B}[0Ksection_start:"), "\(text)")
                 #expect(text[start.upperBound...].contains("[collapsed=true]\r\u{1B}[0KBuilding\n"))
                 let end = try #require(text.firstRange(of: "\u{1B}[0Ksection_end:"), "\(text)")
@@ -115,6 +118,8 @@
                     text[end.upperBound...].contains(
                         "\r\u{1B}[0K\nCompiling Networking: 2 errors generated — last log lines:\n"))
                 #expect(text.hasSuffix("✖ Building: 1 task failed\n"), "\(text.suffix(200))")
+                let escapes = text.split(separator: "\u{1B}", omittingEmptySubsequences: false).dropFirst()
+                #expect(escapes.allSatisfy { $0.hasPrefix("[0K") }, "only the sections' own sequences")
             }
         }
     }

@@ -69,9 +69,16 @@ package final class CommandEvents: Sendable {
     }
 
     /// The command ended: what it printed is applied, and the rows it left open end as cancelled.
+    /// Events that could not apply (a `start` of an id already open, past the open-task limit)
+    /// are counted, and the count is logged once, as the socket does.
     @MainActor
     package func finish() {
         drain()
         applier.tasks.endOpen(on: applier.presenter, with: .cancelled)
+        let malformed = applier.tasks.malformed
+        if malformed > 0, let target = applier.tasks.target {
+            let lines = malformed == 1 ? "1 event that could not apply" : "\(malformed) events that could not apply"
+            target.mailbox.log("wait-alert: the command printed \(lines); ignored")
+        }
     }
 }

@@ -59,6 +59,25 @@ struct CommandEventsTests {
         }
     }
 
+    /// A hostile stream: an id started twice, escape sequences in a title — handled as the
+    /// socket handles them: the second start is counted and said once, the title shown as text.
+    @Test func eventsThatCannotApplyAreCountedOnce() async throws {
+        let script = #"""
+            echo '{"v":1,"event":"start","id":1,"time":0.000,"title":"Deploy \u001b[2J\u0007"}' >&2
+            echo '{"v":1,"event":"start","id":1,"time":0.001,"title":"Again"}' >&2
+            echo '{"v":1,"event":"end","id":1,"time":0.002,"outcome":"success"}' >&2
+            """#
+        try await withWaitAlert("ssh host", presenter: bed.presenter) { alert in
+            try await alert.run("sh", "-c", script)
+        }
+        await bed.run()
+        let host = try #require(recorder.alert(titled: "ssh host"))
+        #expect(recorder.logs(of: host) == ["wait-alert: the command printed 1 event that could not apply; ignored"])
+        #expect(recorder.alert(titled: "Again") == nil)
+        #expect(
+            recorder.alert(titled: "Deploy \u{1B}[2J\u{07}") != nil, "the text as reported; a terminal sanitizes it")
+    }
+
     @Test func streamsOfSeveralMachinesMergeByTheirWallClockTimes() {
         let first = WaitAlertRecording(
             """

@@ -245,6 +245,29 @@
             #expect(!transcript.contains { $0.hasPrefix("{") }, "\(pack.report)")
         }
 
+        /// Run by an AI agent (`CLAUDECODE=1`) on a terminal, with no option: the agent mode — the
+        /// first line saying how to get everything, the failure and the final line, no escape
+        /// byte, the checksums on standard output as always; `--progress plain` shows every line.
+        @Test func anAgentGetsTheCompactMode() async throws {
+            let folder = try Self.files()
+            let agent = try ToolProcess([folder.path, "--fail-on", "b.txt"], environment: ["CLAUDECODE": "1"])
+            #expect(try await agent.waitForExit() == .exited(1), "\(agent.report)")
+            #expect(!agent.output.contains(0x1B), "no escape byte: \(escaped(agent.output))")
+            let transcript = agent.transcript
+            #expect(
+                transcript.contains {
+                    $0.hasPrefix("wait-alert: compact output for an AI agent (CLAUDECODE is set)")
+                }, "\(agent.report)")
+            #expect(transcript.contains("✖ Hashing sub/b.txt: cannot read sub/b.txt"), "\(agent.report)")
+            #expect(transcript.contains("✖ Hashing 3 files: stopped at the first failure"), "\(agent.report)")
+            expectTheTerminalRestored(agent)
+
+            let plain = try ToolProcess([folder.path, "--progress", "plain"], environment: ["CLAUDECODE": "1"])
+            #expect(try await plain.waitForExit() == .exited(0), "\(plain.report)")
+            #expect(!plain.transcript.contains { $0.contains("compact output") }, "\(plain.report)")
+            #expect(plain.transcript.contains { $0.hasPrefix("✔ Hashing 3 files (") }, "\(plain.report)")
+        }
+
         /// `-q` on a terminal: the checksums and nothing else — no alert, no info line — and the
         /// terminal as it was; with a failure, the failure's final lines (and exit status 1).
         @Test func quietShowsNothingButFailures() async throws {
