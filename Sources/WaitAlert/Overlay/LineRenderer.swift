@@ -225,7 +225,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         }
         guard !lines.isEmpty else { return }
         lastLine = latest
-        out(Array(fold(into: alert).utf8) + Self.bytes(of: lines))
+        out(Array(fold(into: alert).utf8) + shielded(Self.bytes(of: lines)))
     }
 
     /// Prints the heartbeat when nothing was printed for ``heartbeatInterval`` while work runs
@@ -323,17 +323,17 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         if let summaryPath {
             writeSummary(of: snapshot, alert: alert, final: final, title: printed.title, to: summaryPath)
         }
-        var bytes = Array(prefix.utf8) + Self.bytes(of: lines)
+        var content = Self.bytes(of: lines)
         if let final,
             snapshot.parent == nil
                 || GroupRecap.leavesRecord(
                     final, outcome: snapshot.outcome, wasShown: printed.text != nil, retention: snapshot.retention)
         {
             for part in TextSanitizer.logLines(indent(snapshot.depth) + final.plain) {
-                bytes += ((colors ? TaskRegion.style(for: final.tone).apply(to: part) : part) + "\n").utf8
+                content += ((colors ? TaskRegion.style(for: final.tone).apply(to: part) : part) + "\n").utf8
             }
         }
-        bytes += after.utf8
+        let bytes = Array(prefix.utf8) + shielded(content) + Array(after.utf8)
         guard !bytes.isEmpty else { return }
         lastLine = latest
         out(bytes, key: nil)
@@ -382,7 +382,14 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     /// Writes a progress or final text of `alert` as exactly one line.
     private func emitLine(_ text: String, at instant: Duration, key: HeldKey?, from alert: WaitAlertID? = nil) {
         lastLine = instant
-        out(Array((fold(into: alert) + TextSanitizer.line(text) + "\n").utf8), key: key)
+        out(Array(fold(into: alert).utf8) + shielded(Array((TextSanitizer.line(text) + "\n").utf8)), key: key)
+    }
+
+    /// `bytes`, whole lines of content, with any line GitHub Actions would run as a workflow
+    /// command made inert (in its log only).
+    private func shielded(_ bytes: [UInt8]) -> [UInt8] {
+        guard folding?.service == .githubActions else { return bytes }
+        return Array(LogFolding.shieldingCommands(String(decoding: bytes, as: UTF8.self)).utf8)
     }
 
     /// Writes whole lines. While a question asked on this terminal waits for its line, they go

@@ -85,6 +85,27 @@ package struct LogFolding {
         return String(text.dropFirst(name.count + 2))
     }
 
+    /// `text` (whole lines) with each line that GitHub Actions would read as a workflow command —
+    /// it begins with `::` once leading spaces are left out: a hostile file name, a task's log
+    /// line — made inert: between `::stop-commands::TOKEN` and `::TOKEN::`, which Actions shows
+    /// but does not run. `token` makes a new token each time.
+    static func shieldingCommands(
+        _ text: String, token: () -> String = { String(UInt64.random(in: 1...UInt64.max), radix: 16) }
+    ) -> String {
+        guard text.contains("::") else { return text }
+        var shielded = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
+        {
+            if line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("::") {
+                let name = "wait-alert-" + token()
+                shielded += "::stop-commands::\(name)\n\(line)\n::\(name)::\n"
+            } else {
+                shielded += line + "\n"
+            }
+        }
+        return text.hasSuffix("\n") ? shielded : String(shielded.dropLast())
+    }
+
     /// A workflow command's message: `%`, carriage returns and line feeds escaped.
     static func escapeData(_ text: String) -> String {
         var escaped = ""

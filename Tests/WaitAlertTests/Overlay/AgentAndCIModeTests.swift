@@ -226,6 +226,46 @@ struct AgentAndCIModeTests {
         #expect(markdown.contains("… and 5 more tasks"))
     }
 
+    /// A line that would run as a workflow command — a hostile task title, a log line — is made
+    /// inert in a GitHub Actions log; the group and annotation lines WaitAlert writes are not.
+    @Test func hostileWorkflowCommandsAreShielded() async {
+        var next = 0
+        let token = {
+            next += 1
+            return "t\(next)"
+        }
+        #expect(
+            LogFolding.shieldingCommands("ok\n  ::add-mask::x\nfine ::not-a-command\n", token: token)
+                == "ok\n::stop-commands::wait-alert-t1\n  ::add-mask::x\n::wait-alert-t1::\nfine ::not-a-command\n")
+        #expect(LogFolding.shieldingCommands("plain\n") == "plain\n")
+
+        let terminal = InMemoryTerminal(columns: 120, rows: 40, isInteractive: false)
+        let renderer = LineRenderer(
+            terminal: terminal, minimumInterval: .seconds(1), heartbeatInterval: .seconds(30),
+            progressInterval: .seconds(5), failureLogLines: 3, colors: false, folding: .githubActions)
+        let bed = WaitAlertTestBed(timing: .terminal, renderers: [renderer])
+        let work = bed.start {
+            try await withWaitAlert("::set-env name=X::1") { alert in
+                alert.log("::error::forged")
+                try await bed.clock.sleep(for: .seconds(1))
+            }
+        }
+        _ = try? await bed.run(until: work)
+        await bed.run()
+        let lines = terminal.transcript.filter { !$0.isEmpty }
+        #expect(lines.first == "::group::::set-env name=X::1", "a group's title follows its command: \(lines)")
+        for forged in ["::error::forged", "::set-env name=X::1"] {
+            guard let index = lines.firstIndex(of: forged), index > 0, index + 1 < lines.count else {
+                Issue.record("\(forged) is not shown as a line of its own: \(lines)")
+                continue
+            }
+            #expect(lines[index - 1].hasPrefix("::stop-commands::wait-alert-"), "\(lines)")
+            let name = lines[index - 1].dropFirst("::stop-commands::".count)
+            #expect(lines[index + 1] == "::\(name)::", "\(lines)")
+        }
+        #expect(lines.contains("::endgroup::"))
+    }
+
     static func contents(of path: String) throws -> [UInt8] {
         let file = try #require(fopen(path, "r"))
         defer { fclose(file) }
