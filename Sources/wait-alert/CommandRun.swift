@@ -43,9 +43,16 @@ enum CommandRun {
         let error = destination(of: STDERR_FILENO, closed: closed)
         var alertTerminal: UInt64?
         if interactive, case .terminal(let device) = error { alertTerminal = device }
-        let plan = OutputPlan.make(
+        var plan = OutputPlan.make(
             standardOutput: destination(of: STDOUT_FILENO, closed: closed), standardError: error,
             alertTerminal: alertTerminal)
+        // In a CI service's log the command's lines fold in the alert's group.
+        let folds = (mode == .github || mode == .gitlab) && !interactive && !closed.contains(STDERR_FILENO)
+        if folds {
+            plan = plan.foldedIntoTheLog(
+                standardOutputIsTheLog: !closed.contains(STDOUT_FILENO)
+                    && Platform.isSameFile(STDOUT_FILENO, STDERR_FILENO))
+        }
         let child: Subprocess
         do {
             child = try Subprocess.spawn(options.command, channels: plan.channels.map(\.subprocessChannel))
@@ -56,7 +63,7 @@ enum CommandRun {
 
         let settings = SubprocessSupervisor.Settings(
             showsStatus: options.status == .lastLine && interactive,
-            streamsLines: options.showOutput == .always && interactive,
+            streamsLines: (options.showOutput == .always && interactive) || folds,
             tail: interactive && options.showOutput == .onFailure ? options.tail : 0)
         let ended = Mutex<SubprocessOutcome?>(nil)
         let success = options.effectiveSuccess.map { text in { (_: Void) in text } }

@@ -72,4 +72,28 @@ struct OutputPlan: Equatable, Sendable {
         }
         return OutputPlan(channels: channels)
     }
+
+    /// The plan in a CI service's folded log (`--progress github` or `gitlab`): what the command
+    /// writes to standard error — and to standard output when it is the same log — is display
+    /// output streamed as the alert's lines, so it folds in the alert's group and its last lines
+    /// show again after the group when it fails. Standard output going anywhere else passes
+    /// through as before, and so does anything written to a terminal.
+    func foldedIntoTheLog(standardOutputIsTheLog: Bool) -> OutputPlan {
+        var folded: [Channel] = []
+        for channel in channels {
+            guard channel.passesThroughTo != nil, !channel.isTerminal else {
+                folded.append(channel)
+                continue
+            }
+            if channel.descriptors == [2] {
+                folded.append(
+                    Channel(
+                        descriptors: standardOutputIsTheLog ? [1, 2] : [2], isTerminal: false, passesThroughTo: nil))
+            } else if !(channel.descriptors == [1] && standardOutputIsTheLog) {
+                folded.append(channel)
+            }
+        }
+        // Standard output's own channel went into standard error's: keep the descriptors in order.
+        return OutputPlan(channels: folded)
+    }
 }

@@ -81,3 +81,38 @@ struct OutputPlanTests {
         #expect(Channel(descriptors: [1, 2], isTerminal: true).sizeSource == 1)
     }
 }
+
+/// In a CI service's folded log (`github`, `gitlab` modes) the command's standard error — and its
+/// standard output when it is the same log — is streamed as the alert's lines; anything else
+/// passes through as before.
+struct FoldedOutputPlanTests {
+    private typealias Channel = OutputPlan.Channel
+
+    @Test func bothOnTheLogBecomeOneDisplayPipe() {
+        let plan = OutputPlan.make(standardOutput: .other, standardError: .other, alertTerminal: nil)
+        #expect(
+            plan.foldedIntoTheLog(standardOutputIsTheLog: true).channels == [
+                Channel(descriptors: [1, 2], isTerminal: false, passesThroughTo: nil)
+            ])
+    }
+
+    @Test func standardOutputElsewhereStillPassesThrough() {
+        let plan = OutputPlan.make(standardOutput: .other, standardError: .other, alertTerminal: nil)
+        #expect(
+            plan.foldedIntoTheLog(standardOutputIsTheLog: false).channels == [
+                Channel(descriptors: [1], isTerminal: false, passesThroughTo: 1),
+                Channel(descriptors: [2], isTerminal: false, passesThroughTo: nil),
+            ])
+        let closed = OutputPlan.make(standardOutput: .closed, standardError: .other, alertTerminal: nil)
+        #expect(
+            closed.foldedIntoTheLog(standardOutputIsTheLog: false).channels == [
+                Channel(descriptors: [2], isTerminal: false, passesThroughTo: nil)
+            ])
+    }
+
+    @Test func aTerminalIsLeftAsItIs() {
+        let plan = OutputPlan.make(
+            standardOutput: .terminal(device: 5), standardError: .terminal(device: 5), alertTerminal: nil)
+        #expect(plan.foldedIntoTheLog(standardOutputIsTheLog: true) == plan)
+    }
+}

@@ -103,6 +103,35 @@
                 #expect(markdown.contains("| Compiling Networking | ✖ 2 errors generated |"), "\(markdown)")
             }
 
+            /// `wait-alert` in GitHub Actions: the command's output folded in the alert's group, its
+            /// last lines after it when it fails, the annotation; its own workflow commands run.
+            @Test func wait_alertFoldsTheCommandsOutput() async throws {
+                let script =
+                    "echo '::add-mask::s3cret'; for i in 1 2 3; do echo step $i; sleep 0.2; done; echo 'error: disk full' >&2; exit 3"
+                let tool = try DemoProcess(
+                    ["--title", "deploy", "--", "sh", "-c", script], environment: ["GITHUB_ACTIONS": "true"],
+                    connection: .pipe, program: try WaitAlertCommandEndToEndTests.executable())
+                #expect(try await tool.waitForExit() == .exited(3), "\(tool.report)")
+                let lines = Self.lines(tool.output)
+                #expect(lines.first == "::group::deploy", "\(lines)")
+                #expect(
+                    lines.dropFirst().first == "::add-mask::s3cret", "the command's own command, as written: \(lines)")
+                let end = try #require(lines.firstIndex(of: "::endgroup::"), "\(lines)")
+                #expect(lines[..<end].contains("error: disk full"), "\(lines)")
+                // The repeated lines are WaitAlert's: a workflow command among them is made inert.
+                let after = Array(lines[(end + 1)...])
+                #expect(after.count == 10, "\(after)")
+                #expect(after.first == "deploy: exit status 3 — last log lines:", "\(after)")
+                #expect(after.dropFirst().first?.hasPrefix("::stop-commands::wait-alert-") == true, "\(after)")
+                #expect(after.dropFirst(2).first == "    ::add-mask::s3cret", "\(after)")
+                #expect(
+                    Array(after.suffix(6))
+                        == [
+                            "    step 1", "    step 2", "    step 3", "    error: disk full", "✖ deploy: exit status 3",
+                            "::error title=deploy::exit status 3",
+                        ], "\(after)")
+            }
+
             /// GitLab CI: a collapsed section around the demo's lines, the failure after it.
             @Test(arguments: connections)
             func gitLabGetsACollapsedSection(_ connection: DemoProcess.Connection) async throws {

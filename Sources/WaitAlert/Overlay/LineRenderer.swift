@@ -225,7 +225,9 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         }
         guard !lines.isEmpty else { return }
         lastLine = latest
-        out(Array(fold(into: alert).utf8) + shielded(Self.bytes(of: lines)))
+        // As written: a program's (or a command's) own workflow commands run as they would
+        // without WaitAlert — `::add-mask::` must.
+        out(Array(fold(into: alert).utf8) + Self.bytes(of: lines))
     }
 
     /// Prints the heartbeat when nothing was printed for ``heartbeatInterval`` while work runs
@@ -385,8 +387,8 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         out(Array(fold(into: alert).utf8) + shielded(Array((TextSanitizer.line(text) + "\n").utf8)), key: key)
     }
 
-    /// `bytes`, whole lines of content, with any line GitHub Actions would run as a workflow
-    /// command made inert (in its log only).
+    /// `bytes`, whole lines WaitAlert composed (texts, titles, final lines, log lines repeated
+    /// after a group), with any line GitHub Actions would run as a workflow command made inert.
     private func shielded(_ bytes: [UInt8]) -> [UInt8] {
         guard folding?.service == .githubActions else { return bytes }
         return Array(LogFolding.shieldingCommands(String(decoding: bytes, as: UTF8.self)).utf8)

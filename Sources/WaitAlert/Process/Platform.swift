@@ -82,6 +82,14 @@ package enum Platform {
         return UInt64(status.st_rdev)
     }
 
+    /// Whether `first` and `second` are open on the same file, pipe or device.
+    package static func isSameFile(_ first: Int32, _ second: Int32) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard fstat(first, &a) == 0, fstat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
     /// Whether `first` and `second` are both terminals, and the same one.
     package static func isSameTerminal(_ first: Int32, _ second: Int32) -> Bool {
         guard let device = terminalDevice(of: first) else { return false }

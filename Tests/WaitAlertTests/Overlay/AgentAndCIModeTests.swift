@@ -226,8 +226,9 @@ struct AgentAndCIModeTests {
         #expect(markdown.contains("… and 5 more tasks"))
     }
 
-    /// A line that would run as a workflow command — a hostile task title, a log line — is made
-    /// inert in a GitHub Actions log; the group and annotation lines WaitAlert writes are not.
+    /// A line WaitAlert composes that would run as a workflow command — a hostile task title, a
+    /// log line repeated after the group — is made inert in a GitHub Actions log; a log line
+    /// itself is written as the program wrote it (its `::add-mask::` must run).
     @Test func hostileWorkflowCommandsAreShielded() async {
         var next = 0
         let token = {
@@ -246,7 +247,7 @@ struct AgentAndCIModeTests {
         let bed = WaitAlertTestBed(timing: .terminal, renderers: [renderer])
         let work = bed.start {
             try await withWaitAlert("::set-env name=X::1") { alert in
-                alert.log("::error::forged")
+                alert.log("::add-mask::secret")
                 try await bed.clock.sleep(for: .seconds(1))
             }
         }
@@ -254,7 +255,9 @@ struct AgentAndCIModeTests {
         await bed.run()
         let lines = terminal.transcript.filter { !$0.isEmpty }
         #expect(lines.first == "::group::::set-env name=X::1", "a group's title follows its command: \(lines)")
-        for forged in ["::error::forged", "::set-env name=X::1"] {
+        let mask = lines.firstIndex(of: "::add-mask::secret")
+        #expect(mask.map { $0 > 0 && lines[$0 - 1] == "::group::::set-env name=X::1" } == true, "\(lines)")
+        for forged in ["::set-env name=X::1"] {
             guard let index = lines.firstIndex(of: forged), index > 0, index + 1 < lines.count else {
                 Issue.record("\(forged) is not shown as a line of its own: \(lines)")
                 continue
