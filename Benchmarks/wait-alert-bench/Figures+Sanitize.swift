@@ -8,7 +8,45 @@ extension Figures {
         [
             Self.hostileTextFigure(quick: quick), Self.capturedOutputFigure(quick: quick),
             Self.rawOutputFigure(quick: quick), Self.keyInputFigure(quick: quick),
+            Self.eventLinesFigure(quick: quick),
         ]
+    }
+
+    /// A command's standard error passed through while its event lines are taken out (`wait-alert
+    /// -- ssh host 'WAIT_ALERT_PROGRESS=json tool'` on a pipe): compiler-like lines with one event
+    /// line in eight, read 4 KiB at a time, each event line parsed; against cutting the same reads
+    /// into lines, as display output is (the least a reader of lines does).
+    private static func eventLinesFigure(quick: Bool) -> Figure {
+        var output: [UInt8] = []
+        for index in 0..<(quick ? 8_000 : 32_000) {
+            output += Array("   Compiling crate-\(index) v0.1.\(index % 10) (/work/crates/crate-\(index))\n".utf8)
+            if index % 8 == 0 {
+                output +=
+                    Array(
+                        #"{"v":1,"event":"progress","id":\#(index % 40 + 2),"time":\#(index).250,"completed":\#(index),"total":40000,"unit":"count"}"#
+                            .utf8) + [0x0A]
+            }
+        }
+        let bytes = Double(output.count)
+        let reads = stride(from: 0, to: output.count, by: 4096).map { output[$0..<min($0 + 4096, output.count)] }
+        var kept = 0
+        let subject = bestOfThree {
+            var filter = EventLineFilter()
+            for read in reads {
+                kept &+= filter.feed(read) { WaitAlertEvent.received($0) != nil }.count
+            }
+        }
+        let baseline = bestOfThree {
+            var lines = OutputLines()
+            for read in reads { kept &+= lines.feed(read, at: .zero).count }
+        }
+        blackHole(kept)
+        let ratio = subject / baseline
+        return Figure(
+            name: "event lines taken from output, \(Int(bytes) / 1024) KiB",
+            measured: "\(format(subject * 1e9 / bytes, 2)) ns/byte",
+            baseline: "lines cut alone \(format(baseline * 1e9 / bytes, 2)) ns/byte",
+            budget: "≤ 1× (\(format(ratio))×)", passed: ratio <= 1)
     }
 
     /// `TextSanitizer.line` over text full of sequences and controls, against copying the text.

@@ -197,7 +197,7 @@ public struct WaitAlertEvent: Sendable, Hashable {
 extension WaitAlertEvent {
     /// An event read from a line another process wrote: its kind, and the alert ids as that
     /// process numbered them (`nil` for the alert the process reports into).
-    struct Received: Hashable, Sendable {
+    package struct Received: Hashable, Sendable {
         var kind: Kind
         var id: UInt64?
         var parent: UInt64?
@@ -212,7 +212,7 @@ extension WaitAlertEvent {
     /// wrote by hand): `nil` when it is not a JSON object, names no event this version knows, has
     /// a newer `v`, or lacks a field its event needs. Texts longer than `limit` characters are
     /// cut.
-    static func received(_ line: String, limit: Int = 4096) -> Received? {
+    package static func received(_ line: String, limit: Int = 4096) -> Received? {
         guard let fields = JSONText.object(line) else { return nil }
         if let version = fields["v"] {
             guard let number = version.integer, (1...schemaVersion).contains(number) else { return nil }

@@ -21,33 +21,45 @@ package struct EventLineFilter: Sendable {
 
     /// The bytes of `bytes` to pass on; the event lines in it go to `isEvent` (without their line
     /// feed), which says whether it took each.
-    package mutating func feed(_ bytes: some Collection<UInt8>, isEvent: (String) -> Bool) -> [UInt8] {
+    package mutating func feed(_ bytes: [UInt8], isEvent: (String) -> Bool) -> [UInt8] {
+        feed(bytes[...], isEvent: isEvent)
+    }
+
+    /// ``feed(_:isEvent:)`` for a slice (what a read gave).
+    package mutating func feed(_ bytes: ArraySlice<UInt8>, isEvent: (String) -> Bool) -> [UInt8] {
         var passed: [UInt8] = []
         passed.reserveCapacity(bytes.count)
         var index = bytes.startIndex
         while index != bytes.endIndex {
-            let byte = bytes[index]
-            if holding {
-                held.append(byte)
+            if holding, held.count < Self.prefix.count {
+                // Still matching the prefix, byte by byte.
+                let byte = bytes[index]
                 bytes.formIndex(after: &index)
-                if held.count <= Self.prefix.count {
-                    if byte != Self.prefix[held.count - 1] { release(into: &passed, atLineStart: byte == 0x0A) }
-                } else if byte == 0x0A {
-                    var line = held.dropLast()
-                    if line.last == 0x0D { line = line.dropLast() }
-                    if isEvent(String(decoding: line, as: UTF8.self)) {
-                        held.removeAll(keepingCapacity: true)
-                        holding = false
-                        atLineStart = true
-                    } else {
-                        release(into: &passed, atLineStart: true)
-                    }
-                } else if held.count > Self.lineLimit {
-                    release(into: &passed, atLineStart: false)
+                held.append(byte)
+                if byte != Self.prefix[held.count - 1] { release(into: &passed, atLineStart: byte == 0x0A) }
+            } else if holding {
+                // The rest of the line at once.
+                let end = bytes[index...].firstIndex(of: 0x0A)
+                held += bytes[index..<(end ?? bytes.endIndex)]
+                index = end.map { bytes.index(after: $0) } ?? bytes.endIndex
+                guard end != nil else {
+                    if held.count > Self.lineLimit { release(into: &passed, atLineStart: false) }
+                    continue
                 }
-            } else if atLineStart, byte == Self.prefix[0] {
+                var line = held[...]
+                if line.last == 0x0D { line = line.dropLast() }
+                if held.count <= Self.lineLimit, isEvent(String(decoding: line, as: UTF8.self)) {
+                    held.removeAll(keepingCapacity: true)
+                    holding = false
+                    atLineStart = true
+                } else {
+                    held.append(0x0A)
+                    release(into: &passed, atLineStart: true)
+                }
+            } else if atLineStart, bytes[index] == Self.prefix[0] {
                 holding = true
-                held = [byte]
+                held.removeAll(keepingCapacity: true)
+                held.append(Self.prefix[0])
                 bytes.formIndex(after: &index)
             } else {
                 // Up to the end of this line at once.
