@@ -5,7 +5,7 @@ enum Usage {
                           [--show-output always|on-failure|never] [--tail N] [--timeout DURATION]
                           [--progress auto|tty|plain|json|off|accessible|agent|github|gitlab] [--] COMMAND [ARG...]
                wait-alert report [--text TEXT] [--progress N[/TOTAL]] [--log LINE] [--task TITLE -- CMD...]
-               wait-alert replay [--speed N] FILE
+               wait-alert replay [--speed N] FILE...
 
         Runs COMMAND under a wait alert on standard error, showing its latest output line.
         COMMAND reports into the alert with 'wait-alert report' (see wait-alert report --help),

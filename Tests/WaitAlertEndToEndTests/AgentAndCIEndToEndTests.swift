@@ -67,6 +67,16 @@
                 #expect(text.contains("pipe the answer in"), "\(text)")
                 #expect(asked.modesAtExit == asked.modesBefore)
 
+                // An agent's harness may leave an open pipe it never writes to: no wait past a second.
+                let started = ContinuousClock.now
+                let silent = try DemoProcess(
+                    ["-c", "sleep 20 | \"$0\" prompt", try DemoProcess.executable.get()],
+                    environment: ["CLAUDECODE": "1"], program: "/bin/sh")
+                try await silent.waitUntil("the question failed", timeout: .seconds(10)) { demo in
+                    String(decoding: demo.output, as: UTF8.self).contains("nothing was piped to its standard input")
+                }
+                #expect(ContinuousClock.now - started < .seconds(8))
+
                 let piped = try DemoProcess(
                     ["-c", "printf 'demo\\n2\\ny\\n' | \"$0\" prompt", try DemoProcess.executable.get()],
                     environment: ["CLAUDECODE": "1"], program: "/bin/sh")

@@ -298,7 +298,8 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         var after = ""
         if folding != nil {
             if snapshot.parent == nil {
-                prefix = folding?.leave(alert, unixTime: unixTime()) ?? ""
+                // Whichever group is open: another top-level alert's may be (its lines came last).
+                prefix = folding?.leave(nil, unixTime: unixTime()) ?? ""
                 let logs = rootLogs.removeValue(forKey: alert)?.lines ?? []
                 if let final, final.tone == .failure, !logs.isEmpty {
                     lines.insert(contentsOf: ["\(final.text) — last log lines:"] + logs.map { "    " + $0 }, at: 0)
@@ -353,7 +354,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
             if let final { summary.ended(final, title: title, under: root(of: alert), ran: snapshot.workDuration) }
             return
         }
-        let markdown = summary.close(alert, final: final)
+        let markdown = summary.close(alert, title: title, final: final)
         if !markdown.isEmpty { _ = Platform.append(Array(markdown.utf8), toFileAt: path) }
     }
 
@@ -420,7 +421,8 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     /// Whether a question asked on this terminal waits for its line.
     private var isAsking: Bool {
-        StandardInputPrompt.questionOnLine != nil && terminal.isInteractive
+        // A folded log is read later, not at a terminal: its group lines keep their order.
+        StandardInputPrompt.questionOnLine != nil && terminal.isInteractive && folding == nil
     }
 
     /// Writes the lines kept while a question waited, now that it has its answer (or waits for

@@ -414,11 +414,12 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             return true
         }
         if let interactive, interactive.present(prompt) { return true }
-        if mode == .agent, !Platform.standardInputCarriesAnswers {
+        if mode == .agent, let problem = Self.noAnswerForAnAgent() {
             // No one at the terminal answers an agent's command: fail at once rather than wait.
-            let variable = Mode.agentVariable(in: environmentVariables(Mode.agentVariables)) ?? "an agent's variable"
+            let variable = Mode.agentVariable(in: environmentVariables(Mode.agentVariables))
+            let who = variable.map { "\($0) is set" } ?? "WAIT_ALERT_PROGRESS=agent"
             let reason =
-                "an AI agent runs this program (\(variable) is set) and its standard input is not a file or a pipe; "
+                "an AI agent runs this program (\(who)) and \(problem); "
                 + "pipe the answer in (printf 'y\\n' | …) or set WAIT_ALERT_PROGRESS to ask at the terminal"
             prompt.end(.failed(.cannotAsk(prompt: prompt.title, reason: reason)))
             return true
@@ -430,6 +431,16 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
             }
         }
         return true
+    }
+
+    /// Why a question asked in the agent mode cannot be answered, or `nil` when an answer was
+    /// piped in: standard input is a file, or a pipe that has something (or its end) within a
+    /// second — an agent's harness may leave an open pipe it never writes to.
+    private static func noAnswerForAnAgent() -> String? {
+        guard Platform.standardInputCarriesAnswers else { return "its standard input is not a file or a pipe" }
+        let ready = Platform.readiness(of: [Platform.standardInput], milliseconds: 1000)
+        guard ready?.first == true else { return "nothing was piped to its standard input within a second" }
+        return nil
     }
 
     /// Where questions go while this program reports to another's alert: through the connection

@@ -35,7 +35,9 @@ package struct LogFolding {
         let time = unixTime()
         var text = close(unixTime: time)
         let again = !folded.insert(root).inserted
-        let header = DisplayWidth.truncate(TextSanitizer.line(title), toWidth: 200) + (again ? " (continued)" : "")
+        var header = DisplayWidth.truncate(TextSanitizer.line(title), toWidth: 200) + (again ? " (continued)" : "")
+        // Actions decodes `%0A` and the like in a command's message: a title says what it says.
+        if service == .githubActions { header = Self.escapeData(header) }
         sections += 1
         let section = "wait_alert_\(root.rawValue)_\(sections)"
         open = (root, section)
@@ -86,17 +88,18 @@ package struct LogFolding {
     }
 
     /// `text` (whole lines) with each line that GitHub Actions would read as a workflow command —
-    /// it begins with `::` once leading spaces are left out: a hostile file name, a task's log
-    /// line — made inert: between `::stop-commands::TOKEN` and `::TOKEN::`, which Actions shows
-    /// but does not run. `token` makes a new token each time.
+    /// it begins with `::` once any leading whitespace is left out (a no-break space too), or holds
+    /// `##[`, the older form found anywhere in a line: a hostile file name, a task's log line —
+    /// made inert: between `::stop-commands::TOKEN` and `::TOKEN::`, which Actions shows but does
+    /// not run. `token` makes a new token each time.
     static func shieldingCommands(
         _ text: String, token: () -> String = { String(UInt64.random(in: 1...UInt64.max), radix: 16) }
     ) -> String {
-        guard text.contains("::") else { return text }
+        guard text.contains("::") || text.contains("##[") else { return text }
         var shielded = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
         {
-            if line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("::") {
+            if line.drop(while: \.isWhitespace).hasPrefix("::") || line.contains("##[") {
                 let name = "wait-alert-" + token()
                 shielded += "::stop-commands::\(name)\n\(line)\n::\(name)::\n"
             } else {
@@ -153,14 +156,14 @@ struct StepSummary {
                 time: ran.map(DurationFormat.seconds) ?? "", failed: final.tone == .failure))
     }
 
-    /// The Markdown `root` leaves as it ends with `final` (none when it leaves no final line and
-    /// had no child tasks).
-    mutating func close(_ root: WaitAlertID, final: FinalLine?) -> String {
+    /// The Markdown `root`, titled `title`, leaves as it ends with `final` (none when it leaves no
+    /// final line and had no child tasks).
+    mutating func close(_ root: WaitAlertID, title: String = "", final: FinalLine?) -> String {
         let rows = (rows.removeValue(forKey: root) ?? []).enumerated()
             .sorted { ($0.element.failed ? 0 : 1, $0.offset) < ($1.element.failed ? 0 : 1, $1.offset) }
             .map(\.element)
         guard final != nil || !rows.isEmpty else { return "" }
-        var text = "### " + Self.cell(final?.plain ?? "") + "\n\n"
+        var text = "### " + Self.cell(final?.plain ?? title) + "\n\n"
         if !rows.isEmpty {
             text += "| Task | Result | Time |\n|---|---|---|\n"
             for row in rows.prefix(Self.rowLimit) {
@@ -176,7 +179,7 @@ struct StepSummary {
     static func cell(_ text: String) -> String {
         var escaped = ""
         for character in TextSanitizer.line(text) {
-            if "\\|*_`<>[]#".contains(character) { escaped.append("\\") }
+            if "\\|*_`<>[]#~&$!".contains(character) { escaped.append("\\") }
             escaped.append(character)
         }
         return escaped

@@ -10,8 +10,8 @@ extension SubprocessSupervisor {
                 // Not for the alert: copied, never shown nor kept — but for the events in what
                 // the command writes to standard error, which become rows.
                 var passed = ArraySlice(bytes)
-                if let event = reporting.event, channels[index].channel.descriptors.contains(2) {
-                    passed = channels[index].events.feed(bytes, isEvent: event)[...]
+                if reporting.event != nil, channels[index].channel.descriptors.contains(2) {
+                    passed = takeEvents(from: bytes, on: index)[...]
                 }
                 if !passed.isEmpty, !notCountingWaits({ Platform.writeAll(passed, to: target, patience: -1) }) {
                     // The reader went away (`EPIPE`): so does this end, and the command gets SIGPIPE.
@@ -25,14 +25,41 @@ extension SubprocessSupervisor {
                     process.stop(Signal.terminate)
                 }
             case .display:
-                // Its taskbar progress becomes the alert's (the sequence itself is never shown),
-                // its lines the status, the stream and the tail.
-                for report in channels[index].progress.feed(bytes) { follow(report, of: index) }
-                if settings.usesLines || reporting.event != nil { take(channels[index].lines.feed(bytes, at: elapsed)) }
+                // Its event lines become rows; its taskbar progress the alert's (the sequence
+                // itself is never shown); its lines the status, the stream and the tail.
+                let shown = reporting.event == nil ? bytes : takeEvents(from: bytes, on: index)[...]
+                display(shown, on: index)
             }
         } else if result == .end {
             // End of a pipe; `EIO`: the pseudo-terminal's device is closed everywhere.
             closeChannel(index)
+        }
+    }
+
+    /// Display output: its taskbar progress, then its lines.
+    private mutating func display(_ bytes: ArraySlice<UInt8>, on index: Int) {
+        guard !bytes.isEmpty else { return }
+        for report in channels[index].progress.feed(bytes) { follow(report, of: index) }
+        if settings.usesLines { take(channels[index].lines.feed(bytes, at: elapsed)) }
+    }
+
+    /// `bytes` without the event lines in them, which go to ``SubprocessReporting/event`` (a
+    /// wait for the alert to take a flood of them does not count against the time to drain).
+    private mutating func takeEvents(from bytes: ArraySlice<UInt8>, on index: Int) -> [UInt8] {
+        guard let event = reporting.event else { return Array(bytes) }
+        var filter = channels[index].events
+        defer { channels[index].events = filter }
+        return notCountingWaits { filter.feed(bytes, isEvent: event) }
+    }
+
+    /// Passes on or shows the unfinished line held as a possible event, once no more comes.
+    private mutating func releaseHeldEvents(of index: Int) {
+        let held = channels[index].events.finish()
+        guard !held.isEmpty else { return }
+        switch channels[index].channel.use {
+        case .passThrough(let target): _ = Platform.writeAll(held, to: target, patience: -1)
+        case .display: display(held[...], on: index)
+        case .collect: break
         }
     }
 
@@ -53,20 +80,13 @@ extension SubprocessSupervisor {
     mutating func closeChannel(_ index: Int) {
         guard channels[index].descriptor >= 0 else { return }
         // An unfinished line held as a possible event goes out as it is.
-        let held = channels[index].events.finish()
-        if case .passThrough(let target) = channels[index].channel.use, !held.isEmpty {
-            _ = Platform.writeAll(held, to: target, patience: -1)
-        }
+        releaseHeldEvents(of: index)
         Platform.close(channels[index].descriptor)
         channels[index].descriptor = -1
     }
 
     /// Complete lines of display output: kept for the tail, streamed, shown as the status.
     mutating func take(_ lines: [String]) {
-        var lines = lines
-        if let event = reporting.event {
-            lines.removeAll { $0.hasPrefix(#"{"v":"#) && event($0) }
-        }
         guard !lines.isEmpty else { return }
         for line in lines {
             tail.append(line)
@@ -92,11 +112,7 @@ extension SubprocessSupervisor {
     mutating func showPartialLine() {
         let now = elapsed
         for channel in channels {
-            if let partial = channel.lines.partial(at: now), TextSanitizer.showsSomething(partial),
-                reporting.event == nil || !partial.hasPrefix(#"{"v":"#)
-            {
-                show(partial)
-            }
+            if let partial = channel.lines.partial(at: now), TextSanitizer.showsSomething(partial) { show(partial) }
         }
     }
 
@@ -112,6 +128,8 @@ extension SubprocessSupervisor {
     /// what they write for as long as they do; closes the rest.
     mutating func handOffHeldChannels() {
         var held: [(source: Int32, target: Int32?)] = []
+        // What was held as a possible event goes out before the hand-off copies what follows.
+        for index in channels.indices { releaseHeldEvents(of: index) }
         for index in channels.indices where channels[index].descriptor >= 0 {
             if !Platform.isHungUp(channels[index].descriptor) {
                 held.append((channels[index].descriptor, channels[index].channel.handOffTarget))

@@ -269,6 +269,63 @@ struct AgentAndCIModeTests {
         #expect(lines.contains("::endgroup::"))
     }
 
+    /// Whitespace of any kind before `::`, and the older `##[` form anywhere in a line, are read
+    /// as commands by Actions: both are shielded; a group's title is escaped as a message.
+    @Test func shieldingCoversEveryFormActionsReads() {
+        let token = { "t" }
+        #expect(
+            LogFolding.shieldingCommands("\u{A0}::endgroup::\n", token: token)
+                == "::stop-commands::wait-alert-t\n\u{A0}::endgroup::\n::wait-alert-t::\n")
+        #expect(
+            LogFolding.shieldingCommands("title ##[stop-commands]x\n", token: token)
+                == "::stop-commands::wait-alert-t\ntitle ##[stop-commands]x\n::wait-alert-t::\n")
+        var folding = LogFolding(service: .githubActions)
+        #expect(
+            folding.enter(WaitAlertID(rawValue: 1), title: "100%0A::error::x", unixTime: 0)
+                == "::group::100%250A::error::x\n")
+    }
+
+    /// Two top-level alerts at once in a folded log: the one that fails leaves its failure outside
+    /// any group, even when the other's group was open.
+    @Test func aFailureIsNeverLeftInAnotherAlertsGroup() async {
+        let terminal = InMemoryTerminal(columns: 120, rows: 40, isInteractive: false)
+        let renderer = LineRenderer(
+            terminal: terminal, minimumInterval: .seconds(1), heartbeatInterval: .seconds(30),
+            progressInterval: .seconds(5), failureLogLines: 3, colors: false, folding: .githubActions)
+        let bed = WaitAlertTestBed(timing: .terminal, renderers: [renderer])
+        let failing = bed.start {
+            try await withWaitAlert("Alpha") { alert in
+                alert.log("alpha working")
+                try await bed.clock.sleep(for: .seconds(2))
+                throw Broken()
+            }
+        }
+        let other = bed.start {
+            try await withWaitAlert("Beta") { alert in
+                try await bed.clock.sleep(for: .seconds(1))
+                alert.log("beta working")
+                try await bed.clock.sleep(for: .seconds(3))
+            }
+        }
+        _ = try? await bed.run(until: failing)
+        _ = try? await bed.run(until: other)
+        await bed.run()
+        let lines = terminal.transcript.filter { !$0.isEmpty }
+        var open: String?
+        for line in lines {
+            if line.hasPrefix("::group::") {
+                #expect(open == nil, "nested: \(lines)")
+                open = line
+            } else if line == "::endgroup::" {
+                open = nil
+            } else if line.hasPrefix("✖ Alpha") || line.hasPrefix("::error") {
+                #expect(open == nil, "\(line) inside \(open ?? ""): \(lines)")
+            }
+        }
+        #expect(lines.contains("✖ Alpha: exit status 1"), "\(lines)")
+        #expect(lines.contains("✔ Beta (4.0s)"), "\(lines)")
+    }
+
     static func contents(of path: String) throws -> [UInt8] {
         let file = try #require(fopen(path, "r"))
         defer { fclose(file) }

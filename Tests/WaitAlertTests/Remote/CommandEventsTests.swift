@@ -78,6 +78,29 @@ struct CommandEventsTests {
             recorder.alert(titled: "Deploy \u{1B}[2J\u{07}") != nil, "the text as reported; a terminal sanitizes it")
     }
 
+    /// A flood of events (more than wait for the main actor at once) all apply, in order; and an
+    /// event line longer than a display line's limit is still one event, never output.
+    @Test func aFloodAndALongLineOfEventsApply() async throws {
+        let long = String(repeating: "x", count: 20_000)
+        let script = #"""
+            echo '{"v":1,"event":"start","id":1,"time":0,"title":"Flood"}' >&2
+            i=1; while [ $i -le 10000 ]; do printf '{"v":1,"event":"progress","id":1,"time":1,"completed":%d,"total":10000}\n' $i >&2; i=$((i+1)); done
+            echo '{"v":1,"event":"log","id":1,"time":2,"line":"\#(long)"}' >&2
+            echo '{"v":1,"event":"end","id":1,"time":3,"outcome":"success","text":"Flooded"}' >&2
+            echo done
+            """#
+        let result = try await withWaitAlert("ssh host", presenter: bed.presenter) { alert in
+            try await alert.run("sh", "-c", script, keeping: 3)
+        }
+        await bed.run()
+        #expect(result.lastLines == ["done"])
+        let flood = try #require(recorder.alert(titled: "Flood"))
+        let completed = recorder.snapshots(of: flood).compactMap { $0.progress?.completed }
+        #expect(completed.last == 10_000 && completed == completed.sorted(), "in order")
+        #expect(recorder.logs(of: flood).map(\.count) == [4096], "one event, its text cut as the socket cuts it")
+        #expect(recorder.finalText(of: flood) == "Flooded")
+    }
+
     @Test func streamsOfSeveralMachinesMergeByTheirWallClockTimes() {
         let first = WaitAlertRecording(
             """
