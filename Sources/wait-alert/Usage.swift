@@ -13,7 +13,8 @@ enum Usage {
         WAIT_ALERT_PROGRESS=json, here or through ssh, docker exec or kubectl exec): its alerts
         show as rows of this one.
         Only output bound for that terminal is shown; output to a file, a pipe or another
-        terminal passes through unchanged.
+        terminal passes through unchanged (but for event lines, and standard error folded in
+        the alert's group with --progress github or gitlab).
 
           --title TEXT        the alert's title (default, and for a blank TEXT: the command line)
           --success TEXT      the final text on success (default: the title)
