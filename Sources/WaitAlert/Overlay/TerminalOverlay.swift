@@ -116,7 +116,7 @@ public final class TerminalOverlay: WaitAlertRenderer, WaitAlertFrameRenderer {
         /// sequence, no colour, no spinner, no progress — each failure with its last log lines,
         /// warnings, each top-level alert's final line and how its child tasks ended, after one
         /// first line saying how to get everything. A question takes its answer from standard input
-        /// when it is a file or a pipe, and otherwise fails at once (``WaitAlertPromptError/cannotAsk(prompt:reason:)``)
+        /// when it is a file, or a pipe with something in it within a second, and otherwise fails at once (``WaitAlertPromptError/cannotAsk(prompt:reason:)``)
         /// instead of waiting. Chosen by ``environment`` when an agent's variable is set
         /// (``agentVariables``).
         case agent
