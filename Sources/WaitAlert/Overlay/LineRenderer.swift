@@ -215,7 +215,8 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
     }
 
     public func log(_ line: String, from alert: WaitAlertID) {
-        let lines = TextSanitizer.logLines(line)
+        // A CI service's log shows colours: a folded log keeps them.
+        let lines = TextSanitizer.logLines(line, keepingColors: folding != nil)
         if alerts[alert]?.parent != nil {
             recap.log(lines, from: alert)
         } else if folding != nil, alerts[alert] != nil, recap.logLines > 0 {
@@ -227,7 +228,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         lastLine = latest
         // As written: a program's (or a command's) own workflow commands run as they would
         // without WaitAlert — `::add-mask::` must.
-        out(Array(fold(into: alert).utf8) + Self.bytes(of: lines))
+        out(Array(fold(into: alert).utf8) + lines.flatMap { Array(($0 + "\n").utf8) })
     }
 
     /// Prints the heartbeat when nothing was printed for ``heartbeatInterval`` while work runs
@@ -326,7 +327,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         if let summaryPath {
             writeSummary(of: snapshot, alert: alert, final: final, title: printed.title, to: summaryPath)
         }
-        var content = Self.bytes(of: lines)
+        var content = Self.bytes(of: lines, keepingColors: folding != nil)
         if let final,
             snapshot.parent == nil
                 || GroupRecap.leavesRecord(
@@ -439,11 +440,12 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         out(bytes)
     }
 
-    /// Lines, each split at its line breaks and sanitized: every part is kept.
-    private static func bytes(of lines: [String]) -> [UInt8] {
+    /// Lines, each split at its line breaks and sanitized (their colours kept when
+    /// `keepingColors` is set): every part is kept.
+    private static func bytes(of lines: [String], keepingColors: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
         for line in lines {
-            for part in TextSanitizer.logLines(line) { bytes += (part + "\n").utf8 }
+            for part in TextSanitizer.logLines(line, keepingColors: keepingColors) { bytes += (part + "\n").utf8 }
         }
         return bytes
     }

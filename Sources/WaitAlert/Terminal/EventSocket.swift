@@ -84,10 +84,23 @@ package enum EventSocket {
     package static let timeoutVariable = "WAIT_ALERT_SOCKET_TIMEOUT"
 
     /// How long a child waits for the listener's answer, in milliseconds: `WAIT_ALERT_SOCKET_TIMEOUT`
-    /// (at most two minutes), else 2 seconds.
+    /// (at most two minutes), else 2 seconds. A value that names no time is reported once on
+    /// standard error, and left out.
     package static var patience: Int32 {
-        Platform.environment(timeoutVariable).flatMap(milliseconds(in:)) ?? 2000
+        guard let value = Platform.environment(timeoutVariable), !value.isEmpty else { return 2000 }
+        guard let milliseconds = milliseconds(in: value) else {
+            if !reportedTimeout.exchange(true, ordering: .relaxed) {
+                let message =
+                    "wait-alert: \(timeoutVariable)=\(TextSanitizer.line(value)) is not a time from 1ms to 120s "
+                    + "(such as 10s, 1500ms or 2.5); waiting 2s\n"
+                _ = WaitAlertStandardError.shared.write(Array(message.utf8))
+            }
+            return 2000
+        }
+        return milliseconds
     }
+
+    private static let reportedTimeout = Atomic<Bool>(false)
 
     /// The milliseconds `text` names (`5s`, `1500ms`, `2.5`), from 1 ms to 2 minutes; `nil` for
     /// anything else.

@@ -82,6 +82,13 @@ package enum TextSanitizer {
     /// Lines end at "\n", "\r\n", a lone "\r", U+0085, U+2028 and U+2029. An empty text gives
     /// one empty line, and a line break at the end does not add an empty line after it.
     package static func logLines(_ text: String) -> [String] {
+        logLines(text, keepingColors: false)
+    }
+
+    /// ``logLines(_:)``, each line's colours kept (``keepingColors(_:)``) when `keepingColors` is
+    /// set: for a CI service's log, which shows them.
+    package static func logLines(_ text: String, keepingColors: Bool) -> [String] {
+        let line = keepingColors ? Self.keepingColors : Self.line
         guard needsCleaning(text.utf8) else { return [text] }
         let scalars = text.unicodeScalars
         var lines: [String] = []

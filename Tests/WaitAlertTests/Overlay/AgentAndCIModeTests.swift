@@ -326,6 +326,30 @@ struct AgentAndCIModeTests {
         #expect(lines.contains("✔ Beta (4.0s)"), "\(lines)")
     }
 
+    /// A CI log shows colours: a folded log keeps a log line's colours — and nothing else of its
+    /// escape sequences — where plain lines keep none.
+    @Test(arguments: [LogFolding.Service?.none, .githubActions, .gitlab])
+    func aFoldedLogKeepsColoursOnly(_ service: LogFolding.Service?) async {
+        let terminal = InMemoryTerminal(columns: 120, rows: 40, isInteractive: false)
+        let renderer = LineRenderer(
+            terminal: terminal, minimumInterval: .seconds(1), heartbeatInterval: .seconds(30),
+            progressInterval: .seconds(5), failureLogLines: 3, colors: false, folding: service, unixTime: { 0 })
+        let bed = WaitAlertTestBed(timing: .terminal, renderers: [renderer])
+        let work = bed.start {
+            try await withWaitAlert("Building") { alert in
+                alert.log("\u{1B}[31merror\u{1B}[0m: \u{1B}]0;pwned\u{07}\u{1B}[2Jbroken")
+                try await bed.clock.sleep(for: .seconds(1))
+            }
+        }
+        _ = try? await bed.run(until: work)
+        await bed.run()
+        let text = String(decoding: terminal.output, as: UTF8.self)
+        // A line that keeps colours ends with a reset, so no colour runs on.
+        let logged = service == nil ? "error: broken\n" : "\u{1B}[31merror\u{1B}[0m: broken\u{1B}[0m\n"
+        #expect(text.contains(logged), "\(String(reflecting: text))")
+        #expect(!text.contains("pwned") && !text.contains("\u{1B}[2J"))
+    }
+
     static func contents(of path: String) throws -> [UInt8] {
         let file = try #require(fopen(path, "r"))
         defer { fclose(file) }
