@@ -28,7 +28,7 @@ extension Figures {
             }
         }
         let bytes = Double(output.count)
-        let reads = stride(from: 0, to: output.count, by: 4096).map { output[$0..<min($0 + 4096, output.count)] }
+        let reads = Self.reads(of: output, size: 4096)
         var kept = 0
         let subject = bestOfThree {
             var filter = EventLineFilter()
@@ -41,12 +41,9 @@ extension Figures {
             for read in reads { kept &+= lines.feed(read, at: .zero).count }
         }
         blackHole(kept)
-        let ratio = subject / baseline
-        return Figure(
-            name: "event lines taken from output, \(Int(bytes) / 1024) KiB",
-            measured: "\(format(subject * 1e9 / bytes, 2)) ns/byte",
-            baseline: "lines cut alone \(format(baseline * 1e9 / bytes, 2)) ns/byte",
-            budget: "≤ 1× (\(format(ratio))×)", passed: ratio <= 1)
+        return perByte(
+            "event lines taken from output", bytes: bytes, subject: subject, baseline: baseline,
+            baselineName: "lines cut alone", within: 1)
     }
 
     /// `TextSanitizer.line` over text full of sequences and controls, against copying the text.
@@ -62,12 +59,9 @@ extension Figures {
             kept &+= String(decoding: Array(text.utf8), as: UTF8.self).utf8.count
         }
         blackHole(kept)
-        let ratio = subject / baseline
-        return Figure(
-            name: "sanitize hostile text, \(Int(bytes) / 1024) KiB",
-            measured: "\(format(subject * 1e9 / bytes, 2)) ns/byte",
-            baseline: "copy \(format(baseline * 1e9 / bytes, 2)) ns/byte",
-            budget: "≤ 6× (\(format(ratio))×)", passed: ratio <= 6)
+        return perByte(
+            "sanitize hostile text", bytes: bytes, subject: subject, baseline: baseline, baselineName: "copy",
+            within: 6)
     }
 
     /// A command's coloured output with taskbar progress, read 4 KiB at a time as the supervisor
@@ -82,7 +76,7 @@ extension Figures {
             output += line.utf8
         }
         let bytes = Double(output.count)
-        let reads = stride(from: 0, to: output.count, by: 4096).map { output[$0..<min($0 + 4096, output.count)] }
+        let reads = Self.reads(of: output, size: 4096)
         var kept = 0
         let subject = bestOfThree {
             var progress = ProgressSequences()
@@ -99,12 +93,9 @@ extension Figures {
             for read in reads { kept &+= lines.feed(read, at: .zero).count }
         }
         blackHole(kept)
-        let ratio = subject / baseline
-        return Figure(
-            name: "captured output, \(Int(bytes) / 1024) KiB",
-            measured: "\(format(subject * 1e9 / bytes, 2)) ns/byte",
-            baseline: "lines cut alone \(format(baseline * 1e9 / bytes, 2)) ns/byte",
-            budget: "≤ 4× (\(format(ratio))×)", passed: ratio <= 4)
+        return perByte(
+            "captured output", bytes: bytes, subject: subject, baseline: baseline, baselineName: "lines cut alone",
+            within: 4)
     }
 
     /// `RawOutputSanitizer` over coloured output with titles and progress, filtered in place 4 KiB
@@ -150,12 +141,9 @@ extension Figures {
             }
         }
         blackHole(kept)
-        let ratio = subject / baseline
-        return Figure(
-            name: "raw output replayed, \(Int(bytes) / 1024) KiB",
-            measured: "\(format(subject * 1e9 / bytes, 2)) ns/byte",
-            baseline: "controls dropped \(format(baseline * 1e9 / bytes, 2)) ns/byte",
-            budget: "≤ 4× (\(format(ratio))×)", passed: ratio <= 4)
+        return perByte(
+            "raw output replayed", bytes: bytes, subject: subject, baseline: baseline,
+            baselineName: "controls dropped", within: 4)
     }
 
     /// `KeyParser` over typed text, arrows, word motions and a bracketed paste, read 64 bytes at a
@@ -165,7 +153,7 @@ extension Figures {
             "hello wörld 漢字\u{1B}[D\u{1B}[1;5C\u{1B}OA\u{1B}b\u{7F}\u{1B}[3~\u{1B}[200~pasted\r\ntext\u{1B}[201~\r"
         let input = Array(String(repeating: piece, count: quick ? 2_000 : 8_000).utf8)
         let bytes = Double(input.count)
-        let reads = stride(from: 0, to: input.count, by: 64).map { input[$0..<min($0 + 64, input.count)] }
+        let reads = Self.reads(of: input, size: 64)
         var kept = 0
         let subject = bestOfThree {
             var parser = KeyParser()
@@ -175,12 +163,27 @@ extension Figures {
             for read in reads { kept &+= String(decoding: read, as: UTF8.self).utf8.count }
         }
         blackHole(kept)
+        return perByte(
+            "keys read", bytes: bytes, subject: subject, baseline: baseline, baselineName: "reads decoded",
+            within: 100)
+    }
+
+    /// `bytes` as the reads of `size` bytes a reader gets.
+    private static func reads(of bytes: [UInt8], size: Int) -> [ArraySlice<UInt8>] {
+        stride(from: 0, to: bytes.count, by: size).map { bytes[$0..<min($0 + size, bytes.count)] }
+    }
+
+    /// The figure of `subject` seconds over `bytes` against `baseline` seconds over the same
+    /// bytes, each as nanoseconds a byte, the subject within `limit` times the baseline.
+    private static func perByte(
+        _ name: String, bytes: Double, subject: Double, baseline: Double, baselineName: String, within limit: Int
+    ) -> Figure {
         let ratio = subject / baseline
         return Figure(
-            name: "keys read, \(Int(bytes) / 1024) KiB",
+            name: "\(name), \(Int(bytes) / 1024) KiB",
             measured: "\(format(subject * 1e9 / bytes, 2)) ns/byte",
-            baseline: "reads decoded \(format(baseline * 1e9 / bytes, 2)) ns/byte",
-            budget: "≤ 100× (\(format(ratio))×)", passed: ratio <= 100)
+            baseline: "\(baselineName) \(format(baseline * 1e9 / bytes, 2)) ns/byte",
+            budget: "≤ \(limit)× (\(format(ratio))×)", passed: ratio <= Double(limit))
     }
 
     /// The shortest of three timings of `body`, in seconds.

@@ -220,15 +220,18 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         if alerts[alert]?.parent != nil {
             recap.log(lines, from: alert)
         } else if folding != nil, alerts[alert] != nil, recap.logLines > 0 {
-            var kept = rootLogs[alert] ?? LastLines(capacity: recap.logLines)
-            for line in lines { kept.append(line) }
-            rootLogs[alert] = kept
+            for line in lines { rootLogs[alert, default: LastLines(capacity: recap.logLines)].append(line) }
         }
         guard !lines.isEmpty else { return }
         lastLine = latest
         // As written: a program's (or a command's) own workflow commands run as they would
         // without WaitAlert — `::add-mask::` must.
-        out(Array(fold(into: alert).utf8) + lines.flatMap { Array(($0 + "\n").utf8) })
+        var bytes = folding == nil ? [] : Array(fold(into: alert).utf8)
+        for line in lines {
+            bytes += line.utf8
+            bytes.append(0x0A)
+        }
+        out(bytes)
     }
 
     /// Prints the heartbeat when nothing was printed for ``heartbeatInterval`` while work runs
@@ -287,7 +290,9 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         if let parent = snapshot.parent {
             recap.ended(alert, of: parent, with: final)
         }
-        var lines = recap.close(alert, pending: printed.pending).map(\.plain)
+        let recapped = recap.closing(alert, pending: printed.pending)
+        var failedTails = recapped.failedTails.map(\.plain)
+        var lines = recapped.notRun.map(\.plain)
         if snapshot.parent == nil, case .success = snapshot.outcome, printed.quarter < 4,
             let progress = ProgressText.figures(of: snapshot), progress.fraction == 1
         {
@@ -303,9 +308,10 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
                 prefix = folding?.leave(nil, unixTime: unixTime()) ?? ""
                 let logs = rootLogs.removeValue(forKey: alert)?.lines ?? []
                 if let final, final.tone == .failure, !logs.isEmpty {
-                    lines.insert(contentsOf: ["\(final.text) — last log lines:"] + logs.map { "    " + $0 }, at: 0)
+                    failedTails.insert(
+                        contentsOf: ["\(final.text) — last log lines:"] + logs.map { "    " + $0 }, at: 0)
                 }
-                lines.insert(contentsOf: recaps.removeValue(forKey: alert) ?? [], at: 0)
+                failedTails.insert(contentsOf: recaps.removeValue(forKey: alert) ?? [], at: 0)
                 after = (annotations.removeValue(forKey: alert) ?? []).joined()
                 if let final { after += folding?.annotation(of: final, title: printed.title) ?? "" }
             } else {
@@ -313,9 +319,8 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
                 prefix = fold(into: alert)
                 // A group under it: its failed tasks' last log lines wait for the top-level
                 // alert's group to close (what never ran is said where it is).
-                let failedTails = lines.prefix { !$0.hasPrefix("○") }
                 recaps[root, default: []] += failedTails
-                lines.removeFirst(failedTails.count)
+                failedTails = []
                 if let final, final.tone == .failure || final.tone == .warning,
                     let annotation = folding?.annotation(of: final, title: printed.title), !annotation.isEmpty,
                     annotations[root, default: []].count < Self.annotationLimit
@@ -327,7 +332,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
         if let summaryPath {
             writeSummary(of: snapshot, alert: alert, final: final, title: printed.title, to: summaryPath)
         }
-        var content = Self.bytes(of: lines, keepingColors: folding != nil)
+        var content = Self.bytes(of: failedTails + lines, keepingColors: folding != nil)
         if let final,
             snapshot.parent == nil
                 || GroupRecap.leavesRecord(
@@ -361,13 +366,7 @@ public final class LineRenderer: WaitAlertRenderer, WaitAlertFrameRenderer {
 
     /// The top-level alert above `alert` (itself when it is one).
     private func root(of alert: WaitAlertID) -> WaitAlertID {
-        var current = alert
-        var steps = 0
-        while let parent = alerts[current]?.parent, steps < 64 {
-            current = parent
-            steps += 1
-        }
-        return current
+        alert.root { alerts[$0]?.parent }
     }
 
     /// What goes before a line of `alert` in a folded log: its top-level alert's group opened,

@@ -174,25 +174,23 @@ struct SignalAction {
     }
 
     /// The signal ignored (`SIG_IGN`).
-    static var ignored: SignalAction {
-        var action = systemDefault
-        #if canImport(Darwin)
-            action.raw.__sigaction_u.__sa_handler = SIG_IGN
-        #else
-            action.raw.__sigaction_handler.sa_handler = SIG_IGN
-        #endif
-        return action
-    }
+    static var ignored: SignalAction { handled(by: SIG_IGN) }
 
     /// Calls `handler` with the signal's number; system calls it interrupts restart.
     static func calling(_ handler: @convention(c) (Int32) -> Void) -> SignalAction {
+        var action = handled(by: handler)
+        action.raw.sa_flags = SA_RESTART
+        return action
+    }
+
+    /// The action whose plain handler (`sa_handler`) is `handler`, nothing blocked meanwhile.
+    private static func handled(by handler: @convention(c) (Int32) -> Void) -> SignalAction {
         var action = systemDefault
         #if canImport(Darwin)
             action.raw.__sigaction_u.__sa_handler = handler
         #else
             action.raw.__sigaction_handler.sa_handler = handler
         #endif
-        action.raw.sa_flags = SA_RESTART
         return action
     }
 

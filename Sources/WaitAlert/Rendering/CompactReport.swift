@@ -89,13 +89,7 @@ struct CompactReport {
 
     /// The top-level alert above `alert`.
     private func root(of alert: WaitAlertID) -> WaitAlertID {
-        var current = alert
-        var steps = 0
-        while let parent = alerts[current]?.parent, steps < 64 {
-            current = parent
-            steps += 1
-        }
-        return current
+        alert.root { alerts[$0]?.parent }
     }
 
     private mutating func count(_ outcome: WaitAlertOutcome, under root: WaitAlertID) {

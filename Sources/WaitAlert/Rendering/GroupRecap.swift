@@ -34,12 +34,21 @@ struct GroupRecap {
     /// log lines (indented); then what still waited its turn, which never ran (see
     /// ``notRun(_:)``).
     mutating func close(_ parent: WaitAlertID, pending: PendingWork) -> [FinalLine] {
+        let parts = closing(parent, pending: pending)
+        return parts.failedTails + parts.notRun
+    }
+
+    /// ``close(_:pending:)``'s two parts: the failed child tasks' final texts and last log lines,
+    /// and what never ran.
+    mutating func closing(_ parent: WaitAlertID, pending: PendingWork) -> (
+        failedTails: [FinalLine], notRun: [FinalLine]
+    ) {
         var lines: [FinalLine] = []
         for failure in failures.removeValue(forKey: parent) ?? [] {
             lines.append(FinalLine(icon: nil, text: "\(failure.text) — last log lines:", tone: .failure))
             lines += failure.logs.map { FinalLine(icon: nil, text: "    " + $0, tone: .neutral) }
         }
-        return lines + Self.notRun(pending)
+        return (lines, Self.notRun(pending))
     }
 
     /// At most this many steps that never ran are listed one by one; more make one line.

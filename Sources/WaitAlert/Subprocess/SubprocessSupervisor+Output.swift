@@ -47,8 +47,10 @@ extension SubprocessSupervisor {
     /// wait for the alert to take a flood of them does not count against the time to drain).
     private mutating func takeEvents(from bytes: ArraySlice<UInt8>, on index: Int) -> [UInt8] {
         guard let event = reporting.event else { return Array(bytes) }
-        var filter = channels[index].events
-        defer { channels[index].events = filter }
+        // Moved out and back, not copied: the line it holds stays one buffer.
+        var filter = EventLineFilter()
+        swap(&filter, &channels[index].events)
+        defer { swap(&filter, &channels[index].events) }
         return notCountingWaits { filter.feed(bytes, isEvent: event) }
     }
 

@@ -22,6 +22,18 @@ public struct WaitAlertID: Hashable, Sendable, Comparable, CustomStringConvertib
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// The top-level alert above this one (itself when it is one), following `parent` — at most
+    /// 64 steps, so a cycle cannot hang a renderer.
+    func root(parent: (WaitAlertID) -> WaitAlertID?) -> WaitAlertID {
+        var current = self
+        var steps = 0
+        while let above = parent(current), steps < 64 {
+            current = above
+            steps += 1
+        }
+        return current
+    }
+
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// The hash sets and dictionaries place an id by: the seed they give mixed into the number

@@ -126,10 +126,7 @@ struct AgentAndCIModeTests {
         let terminal = InMemoryTerminal(columns: 120, rows: 60, isInteractive: false)
         let summary = "/tmp/wait-alert-summary-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).md"
         defer { unlink(summary) }
-        let renderer = LineRenderer(
-            terminal: terminal, minimumInterval: .seconds(1), heartbeatInterval: .seconds(30),
-            progressInterval: .seconds(5), failureLogLines: 3, colors: false, folding: .githubActions,
-            summaryPath: summary)
+        let renderer = Self.lines(on: terminal, folding: .githubActions, summaryPath: summary)
         _ = await Self.build(renderer)
         #expect(!terminal.output.contains(0x1B))
         let lines = terminal.transcript.filter { !$0.isEmpty }
@@ -172,10 +169,7 @@ struct AgentAndCIModeTests {
 
     @Test func gitLabFoldsInCollapsedSectionsWithTheWallClockTime() async {
         let terminal = InMemoryTerminal(columns: 120, rows: 60, isInteractive: false)
-        let renderer = LineRenderer(
-            terminal: terminal, minimumInterval: .seconds(1), heartbeatInterval: .seconds(30),
-            progressInterval: .seconds(5), failureLogLines: 3, colors: false, folding: .gitlab,
-            unixTime: { 1_764_400_000 })
+        let renderer = Self.lines(on: terminal, folding: .gitlab, unixTime: 1_764_400_000)
         _ = await Self.build(renderer)
         // Sections are named by the alert (ids count across the process) and their number.
         let text = String(decoding: terminal.output, as: UTF8.self)
@@ -241,9 +235,7 @@ struct AgentAndCIModeTests {
         #expect(LogFolding.shieldingCommands("plain\n") == "plain\n")
 
         let terminal = InMemoryTerminal(columns: 120, rows: 40, isInteractive: false)
-        let renderer = LineRenderer(
-            terminal: terminal, minimumInterval: .seconds(1), heartbeatInterval: .seconds(30),
-            progressInterval: .seconds(5), failureLogLines: 3, colors: false, folding: .githubActions)
+        let renderer = Self.lines(on: terminal, folding: .githubActions)
         let bed = WaitAlertTestBed(timing: .terminal, renderers: [renderer])
         let work = bed.start {
             try await withWaitAlert("::set-env name=X::1") { alert in
@@ -289,9 +281,7 @@ struct AgentAndCIModeTests {
     /// any group, even when the other's group was open.
     @Test func aFailureIsNeverLeftInAnotherAlertsGroup() async {
         let terminal = InMemoryTerminal(columns: 120, rows: 40, isInteractive: false)
-        let renderer = LineRenderer(
-            terminal: terminal, minimumInterval: .seconds(1), heartbeatInterval: .seconds(30),
-            progressInterval: .seconds(5), failureLogLines: 3, colors: false, folding: .githubActions)
+        let renderer = Self.lines(on: terminal, folding: .githubActions)
         let bed = WaitAlertTestBed(timing: .terminal, renderers: [renderer])
         let failing = bed.start {
             try await withWaitAlert("Alpha") { alert in
@@ -331,9 +321,7 @@ struct AgentAndCIModeTests {
     @Test(arguments: [LogFolding.Service?.none, .githubActions, .gitlab])
     func aFoldedLogKeepsColoursOnly(_ service: LogFolding.Service?) async {
         let terminal = InMemoryTerminal(columns: 120, rows: 40, isInteractive: false)
-        let renderer = LineRenderer(
-            terminal: terminal, minimumInterval: .seconds(1), heartbeatInterval: .seconds(30),
-            progressInterval: .seconds(5), failureLogLines: 3, colors: false, folding: service, unixTime: { 0 })
+        let renderer = Self.lines(on: terminal, folding: service, unixTime: 0)
         let bed = WaitAlertTestBed(timing: .terminal, renderers: [renderer])
         let work = bed.start {
             try await withWaitAlert("Building") { alert in
@@ -348,6 +336,17 @@ struct AgentAndCIModeTests {
         let logged = service == nil ? "error: broken\n" : "\u{1B}[31merror\u{1B}[0m: broken\u{1B}[0m\n"
         #expect(text.contains(logged), "\(String(reflecting: text))")
         #expect(!text.contains("pwned") && !text.contains("\u{1B}[2J"))
+    }
+
+    /// Plain lines on `terminal`, folded for `folding`'s log (3 log lines kept of a failure), the
+    /// wall clock standing at `unixTime`.
+    static func lines(
+        on terminal: InMemoryTerminal, folding: LogFolding.Service?, summaryPath: String? = nil, unixTime: Int = 0
+    ) -> LineRenderer {
+        LineRenderer(
+            terminal: terminal, minimumInterval: .seconds(1), heartbeatInterval: .seconds(30),
+            progressInterval: .seconds(5), failureLogLines: 3, colors: false, folding: folding,
+            summaryPath: summaryPath, unixTime: { unixTime })
     }
 
     static func contents(of path: String) throws -> [UInt8] {
