@@ -112,7 +112,7 @@
                 let demo = try DemoProcess(["run", "sleep 100 & echo started; sleep 100", "sleep 1; exit 4"])
                 var group: pid_t = 0
                 try await demo.waitUntil("both commands started") { demo in
-                    let children = ProcessTable.children(of: demo.pid)
+                    let children = ProcessTable.commands(of: demo.pid)
                     guard children.count == 2 else { return false }
                     group = children.first { ProcessTable.liveMembers(ofGroup: $0).count == 3 } ?? 0
                     return group != 0
@@ -146,8 +146,8 @@
                 )
                 var group: pid_t = 0
                 try await shell.waitUntil("the demo and its command started") { shell in
-                    guard let tool = ProcessTable.children(of: shell.pid).first,
-                        let command = ProcessTable.children(of: tool).first
+                    guard let tool = ProcessTable.commands(of: shell.pid).first,
+                        let command = ProcessTable.commands(of: tool).first
                     else { return false }
                     group = command
                     return true
@@ -156,7 +156,7 @@
                 let stop = shell.output.count
                 try shell.type([0x1A])
                 try await shell.waitForOutput("Stopped", after: stop, then: DemoProcess.shellPrompt)
-                try await shell.waitUntil("the command's group stopped") { _ in
+                try await shell.waitUntil("the command's group stopped (\(ProcessTable.describe(group: group)))") { _ in
                     let live = ProcessTable.liveMembers(ofGroup: group)
                     return !live.isEmpty && ProcessTable.stoppedMembers(ofGroup: group).count == live.count
                 }
@@ -164,7 +164,7 @@
                 #expect(stopped.echo && stopped.canonical, "\(shell.report)")
                 let resumed = shell.output.count
                 try shell.type("fg\r")
-                try await shell.waitUntil("the command's group running") { _ in
+                try await shell.waitUntil("the command's group running (\(ProcessTable.describe(group: group)))") { _ in
                     ProcessTable.stoppedMembers(ofGroup: group).isEmpty
                 }
                 close(open(flag, O_WRONLY | O_CREAT, 0o600))

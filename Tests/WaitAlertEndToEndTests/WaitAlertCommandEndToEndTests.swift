@@ -37,7 +37,7 @@
             static func commandGroup(of tool: DemoProcess) async throws -> pid_t {
                 var children: [pid_t] = []
                 try await tool.waitUntil("the command started") { tool in
-                    children = ProcessTable.children(of: tool.pid)
+                    children = ProcessTable.commands(of: tool.pid)
                     return children.count == 1
                 }
                 return children[0]

@@ -30,7 +30,7 @@
             /// Waits until every live process of `group` is stopped, or none is.
             private static func waitUntil(_ shell: DemoProcess, group: pid_t, isStopped: Bool) async throws {
                 let what = isStopped ? "the command's group stopped" : "the command's group running"
-                try await shell.waitUntil(what) { _ in
+                try await shell.waitUntil("\(what) (\(ProcessTable.describe(group: group)))") { _ in
                     let live = ProcessTable.liveMembers(ofGroup: group)
                     let stopped = ProcessTable.stoppedMembers(ofGroup: group)
                     return !live.isEmpty && (isStopped ? stopped.count == live.count : stopped.isEmpty)
@@ -43,7 +43,7 @@
                 try await shell.waitUntil("wait-alert and its command started") { shell in
                     let tools = ProcessTable.children(of: shell.pid)
                     guard tools.count == 1 else { return false }
-                    let commands = ProcessTable.children(of: tools[0])
+                    let commands = ProcessTable.commands(of: tools[0])
                     group = commands.first
                     return commands.count == 1
                 }
@@ -152,7 +152,7 @@
                     guard let bytes = Command.contents(of: pidFile),
                         let pid = pid_t(String(decoding: bytes, as: UTF8.self).filter(\.isNumber)),
                         let entry = ProcessTable.entries().first(where: { $0.pid == pid }),
-                        let command = ProcessTable.children(of: pid).first
+                        let command = ProcessTable.commands(of: pid).first
                     else { return false }
                     (tool, group) = (pid, command)
                     // The bash that started it has exited: its parent is outside the session now.

@@ -11,6 +11,7 @@
             let pid: pid_t
             let parent: pid_t
             let group: pid_t
+            let session: pid_t
             let state: Character
             /// The program's name (`comm`, at most 15 bytes).
             var name = ""
@@ -30,10 +31,11 @@
                 guard let close = stat.lastIndex(of: ")") else { continue }
                 let fields = stat[stat.index(after: close)...].split(separator: " ")
                 guard fields.count > 3, let state = fields[0].first, let parent = pid_t(fields[1]),
-                    let group = pid_t(fields[2])
+                    let group = pid_t(fields[2]), let session = pid_t(fields[3])
                 else { continue }
                 let program = stat.firstIndex(of: "(").map { String(stat[stat.index(after: $0)..<close]) } ?? ""
-                entries.append(Entry(pid: pid, parent: parent, group: group, state: state, name: program))
+                entries.append(
+                    Entry(pid: pid, parent: parent, group: group, session: session, state: state, name: program))
             }
             return entries
         }
@@ -49,11 +51,27 @@
             entries().filter { $0.group == group && ($0.state == "T" || $0.state == "t") }.map(\.pid)
         }
 
+        /// The processes of `group` as `pid name state` (for a failure's message).
+        static func describe(group: pid_t) -> String {
+            let members = entries().filter { $0.group == group }.map { "\($0.pid) \($0.name) \($0.state)" }
+            return "process group \(group): " + (members.isEmpty ? "no process" : members.joined(separator: ", "))
+        }
+
         /// The children of `parent`, but a sanitizer's symbolizer: built with a sanitizer, the
         /// program under test starts `llvm-symbolizer` as a child of its own when it first matches
         /// a report to a suppression.
         static func children(of parent: pid_t) -> [pid_t] {
             entries().filter { $0.parent == parent && !$0.name.hasPrefix("llvm-symbolizer") }.map(\.pid)
+        }
+
+        /// The commands `parent` started: its children that lead a process group of their own in
+        /// its session. Not a sanitizer's symbolizer, which starts in the parent's group (named as
+        /// the parent, then as its wrapper and `setsid`) and then leads a session of its own; not a
+        /// command that does not lead its group yet.
+        static func commands(of parent: pid_t) -> [pid_t] {
+            let all = entries()
+            guard let session = all.first(where: { $0.pid == parent })?.session else { return [] }
+            return all.filter { $0.parent == parent && $0.group == $0.pid && $0.session == session }.map(\.pid)
         }
 
         /// The live processes whose command line holds `text` (its words joined by spaces).
