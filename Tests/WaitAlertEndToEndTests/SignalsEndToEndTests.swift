@@ -44,6 +44,41 @@
                 #expect(demo.modesAtExit == demo.modesBefore, "echo back on under sh\n\(demo.report)")
             }
 
+            /// What `timeout` sends — `SIGTERM`, then `SIGCONT` for a program it may have stopped —
+            /// while a command runs under the alert, under job control: the terminal is restored
+            /// and stays so, whatever order the two are handled in. (The `SIGCONT` used to resume
+            /// the overlay and turn echo off again while the program was ending, one run in four.)
+            /// The demo runs under `sh` in bash's job, so the job ends normally and bash, which
+            /// restores the terminal itself after a job a signal ended, leaves the modes as they are.
+            @Test func terminationThenContinueWhileACommandRunsRestoresTheTerminal() async throws {
+                let shell = try await DemoProcess.interactiveBash()
+                let script = #""$0" run 'sleep 30'; echo "demo ended: $?""#
+                for run in 1...4 {
+                    let start = shell.output.count
+                    try shell.type("sh -c \(ShellWord.quote(script)) \(ShellWord.quote(try Self.demo()))\r")
+                    var demo: pid_t = 0
+                    try await shell.waitUntil("the demo started, run \(run)") { shell in
+                        guard let job = ProcessTable.commands(of: shell.pid).first,
+                            let program = ProcessTable.children(of: job).first
+                        else { return false }
+                        demo = program
+                        return true
+                    }
+                    try await shell.waitUntil("a spinner line, run \(run)") { shell in
+                        String(decoding: shell.output[start...], as: UTF8.self).unicodeScalars.contains {
+                            spinnerScalars.contains($0)
+                        }
+                    }
+                    kill(demo, SIGTERM)
+                    kill(demo, SIGCONT)
+                    try await shell.waitForOutput("demo ended: 143", after: start, then: DemoProcess.shellPrompt)
+                    let modes = try await shell.shellModes()
+                    #expect(modes.echo && modes.canonical, "run \(run)\n\(shell.report)")
+                    if !modes.echo { try shell.type("stty sane\r") }
+                }
+                #expect(spinnerLines(shell.screen).isEmpty, "\(shell.report)")
+            }
+
             /// `demo | head -1`: `head` exits after the first result, and the next one kills the
             /// demo with `SIGPIPE` while its alert spins — after the terminal was restored; its
             /// status stays 141. (The result `head` printed lands on the alert's row, after the

@@ -127,6 +127,19 @@ extension Platform {
         #endif
     }
 
+    /// Runs `body` with every signal but a crash's (``Signal/crashes``) blocked on the calling
+    /// thread: no handler interrupts it there (a signal sent to the process is taken by another
+    /// thread, or waits until `body` returns).
+    static func withSignalsBlocked<Result>(_ body: () -> Result) -> Result {
+        var blocked = sigset_t()
+        sigfillset(&blocked)
+        for signal in Signal.crashes { sigdelset(&blocked, signal) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return body()
+    }
+
     /// Blocks `SIGPIPE` on the calling thread until `body` returns (on Linux; a no-op elsewhere,
     /// where each write's descriptor is told not to raise it): a thread that writes many times
     /// (the spinner's frame loop) changes its signal mask once, not once a write.

@@ -3,7 +3,10 @@
 ///
 /// Reading never fails: a line that is not an event of a version this library knows is skipped
 /// and its number kept in ``skippedLines``; blank lines are ignored. Events without a `time` (a
-/// line written by hand) happen with the event before them.
+/// line written by hand) happen with the event before them. A text that holds several streams one
+/// after another — runs appended to one file, files joined with `cat` — is read as their merge
+/// (``init(merging:)``): each event that says when its stream began (`began`) after the first
+/// event starts another stream.
 public struct WaitAlertRecording: Sendable {
     /// The events, in the order they were written.
     let events: [WaitAlertEvent.Received]
@@ -15,6 +18,7 @@ public struct WaitAlertRecording: Sendable {
 
     /// Reads a recording: the text of a file of JSON lines, one event a line.
     public init(_ text: some StringProtocol) {
+        var streams: [[WaitAlertEvent.Received]] = []
         var events: [WaitAlertEvent.Received] = []
         var skipped: [Int] = []
         var time = Duration.zero
@@ -26,12 +30,31 @@ public struct WaitAlertRecording: Sendable {
                 skipped.append(index + 1)
                 continue
             }
+            if event.began != nil, !events.isEmpty {
+                streams.append(events)
+                events = []
+                time = .zero
+            }
             time = max(time, event.time ?? time)
             event.time = time
             events.append(event)
         }
-        self.events = events
         skippedLines = skipped
+        guard !streams.isEmpty else {
+            self.events = events
+            began = events.lazy.compactMap(\.began).first
+            return
+        }
+        streams.append(events)
+        let merged = WaitAlertRecording(merging: streams.map { WaitAlertRecording(events: $0) })
+        self.events = merged.events
+        began = merged.began
+    }
+
+    /// One stream's events, read already.
+    private init(events: [WaitAlertEvent.Received]) {
+        self.events = events
+        skippedLines = []
         began = events.lazy.compactMap(\.began).first
     }
 

@@ -197,6 +197,14 @@ extension ProcessGroupGuard {
         isHandler(action.handlerAddress)
     }
 
+    /// Whether the handler at `address` is the one for `SIGINT`, `SIGTERM`, `SIGHUP` and `SIGQUIT`
+    /// and ends the program once the groups have the signal (``Interruption/endsProgram``).
+    /// Async-signal-safe.
+    static func endsProgram(handlerAddress address: Int) -> Bool {
+        address == action(for: Signal.interrupt).handlerAddress
+            && interruptionPolicy.load(ordering: .sequentiallyConsistent) == .endsProgram
+    }
+
     /// Whether the handler at `address` is one of these handlers.
     static func isHandler(_ address: Int) -> Bool {
         address == action(for: Signal.interrupt).handlerAddress

@@ -66,11 +66,14 @@ extension TerminalGuard {
         state.handlesSignals = true
     }
 
-    /// Whether `signal`'s disposition before the guard was the default, which ends the program
-    /// for the signals that reach the default branch. Async-signal-safe.
+    /// Whether what the signal does after the guard's handler ends the program: the default
+    /// disposition, for the signals that reach the default branch, or the handler that passes it
+    /// on to the commands' groups first (``ProcessGroupGuard``, installed beneath the guard while
+    /// commands run). Async-signal-safe.
     private static func endsProgram(_ signal: Int32) -> Bool {
         guard let index = guardedSignals.firstIndex(of: signal) else { return false }
-        return context.savedActions[index].handlerAddress == 0
+        let address = context.savedActions[index].handlerAddress
+        return address == 0 || ProcessGroupGuard.endsProgram(handlerAddress: address)
     }
 
     /// Puts the previous signal dispositions back and closes the pipe. Under ``state``'s lock. A
@@ -152,8 +155,13 @@ extension TerminalGuard {
         if let index = guardedSignals.firstIndex(of: Signal.terminalStop), context.installed[index] {
             SignalAction.install(context.handlerAction, for: Signal.terminalStop)
         }
-        session.suspended.store(false, ordering: .relaxed)
-        session.quieted.store(false, ordering: .sequentiallyConsistent)
+        // Only a stop's quiet ends here: a `SIGCONT` that comes while an ending signal is handled
+        // (`timeout` sends one after `SIGTERM`) must not let the overlay draw or block input again.
+        if session.suspended.exchange(false, ordering: .sequentiallyConsistent),
+            !session.ended.load(ordering: .sequentiallyConsistent)
+        {
+            session.quieted.store(false, ordering: .sequentiallyConsistent)
+        }
         ProcessGroupGuard.continueFromSignal()
         // Also a job started in the background and brought to the foreground (`fg` sends
         // SIGCONT): the overlay checks where it now is and draws if it may.

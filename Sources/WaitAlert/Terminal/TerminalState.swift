@@ -54,8 +54,9 @@ final class TerminalState: Sendable {
 
     // MARK: - The terminal's modes
 
-    /// The descriptor whose modes the guard changed (echo off, raw), or -1: whoever takes it
-    /// (`exchange(-1)`) restores the saved modes, exactly once (``TerminalGuard/TerminalModes``).
+    /// The descriptor whose modes the guard changed (echo off, raw), -1, or
+    /// ``TerminalGuard/TerminalModes/changing`` while they change: whoever takes the descriptor
+    /// restores the saved modes, exactly once (``TerminalGuard/TerminalModes``).
     let modesChanged = Atomic<Int32>(-1)
     /// Signal handlers reading the saved modes now; a writer waits for none before it saves new
     /// ones.

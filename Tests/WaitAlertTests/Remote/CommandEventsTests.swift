@@ -131,6 +131,30 @@ struct CommandEventsTests {
             ])
     }
 
+    /// Two streams in one text — runs appended to one file, or files joined with `cat` — are read
+    /// as their merge: a later line that says when its stream began starts the next one.
+    @Test func streamsJoinedInOneTextAreReadAsTheirMerge() {
+        let joined = WaitAlertRecording(
+            """
+            {"v":1,"event":"start","id":1,"time":0.000,"began":1000.000,"title":"A"}
+            {"v":1,"event":"end","id":1,"time":3.000,"outcome":"success","elapsed":3.000}
+            not an event
+            {"v":1,"event":"start","id":1,"time":0.000,"began":1001.500,"title":"B"}
+            {"v":1,"event":"end","id":1,"time":0.500,"outcome":"success","elapsed":0.500}
+            """)
+        #expect(joined.began == 1000)
+        #expect(joined.events.map(\.time) == [.zero, .milliseconds(1500), .seconds(2), .seconds(3)])
+        #expect(joined.events.map(\.id) == [1, 2, 2, 1], "the second stream's ids are its own")
+        #expect(joined.skippedLines == [3], "counted in the whole text")
+        // One stream stays as it was read: its `began` is on its first line only.
+        let single = WaitAlertRecording(
+            """
+            {"v":1,"event":"start","id":4,"time":0.000,"began":1000.000,"title":"A"}
+            {"v":1,"event":"end","id":4,"time":1.000,"outcome":"success","elapsed":1.000}
+            """)
+        #expect(single.events.map(\.id) == [4, 4])
+    }
+
     /// How long a child waits for the socket's answer — longer over a slow link.
     @Test func theSocketTimeoutIsReadInSecondsOrMilliseconds() {
         #expect(EventSocket.milliseconds(in: "5s") == 5000)
