@@ -45,36 +45,49 @@
             }
 
             /// What `timeout` sends — `SIGTERM`, then `SIGCONT` for a program it may have stopped —
-            /// while a command runs under the alert, under job control: the terminal is restored
-            /// and stays so, whatever order the two are handled in. (The `SIGCONT` used to resume
-            /// the overlay and turn echo off again while the program was ending, one run in four.)
-            /// The demo runs under `sh` in bash's job, so the job ends normally and bash, which
-            /// restores the terminal itself after a job a signal ended, leaves the modes as they are.
-            @Test func terminationThenContinueWhileACommandRunsRestoresTheTerminal() async throws {
+            /// while a command runs under the alert, under job control, in either order, before the
+            /// alert shows and after: the terminal is restored and stays so, and no process is left.
+            /// (The `SIGCONT` used to resume the overlay and turn echo off again while the program
+            /// was ending, one run in four; before the alert showed, the output capture's relay
+            /// process was left holding its own pseudo-terminal, for good.) The demo runs under
+            /// `sh` in bash's job, so the job ends normally and bash, which restores the terminal
+            /// itself after a job a signal ended, leaves the modes as they are.
+            @Test func terminationAndContinueWhileACommandRunsRestoreTheTerminal() async throws {
                 let shell = try await DemoProcess.interactiveBash()
-                let script = #""$0" run 'sleep 30'; echo "demo ended: $?""#
-                for run in 1...4 {
+                let marker = "wait-alert-e2e-\(getpid())-term-cont"
+                let script = #""$0" run ": $1; sleep 30"; echo "demo ended: $?""#
+                for run in 0..<8 {
+                    let (early, continueFirst) = (run % 4 < 2, run % 2 == 1)
+                    let what =
+                        "run \(run): \(early ? "in the grace delay" : "alert shown"), "
+                        + (continueFirst ? "SIGCONT first" : "SIGTERM first")
                     let start = shell.output.count
-                    try shell.type("sh -c \(ShellWord.quote(script)) \(ShellWord.quote(try Self.demo()))\r")
+                    try shell.type(
+                        "sh -c \(ShellWord.quote(script)) \(ShellWord.quote(try Self.demo())) \(marker)\r")
                     var demo: pid_t = 0
-                    try await shell.waitUntil("the demo started, run \(run)") { shell in
+                    try await shell.waitUntil("the demo and its command started, \(what)") { shell in
                         guard let job = ProcessTable.commands(of: shell.pid).first,
-                            let program = ProcessTable.children(of: job).first
+                            let program = ProcessTable.children(of: job).first,
+                            !ProcessTable.commands(of: program).isEmpty
                         else { return false }
                         demo = program
                         return true
                     }
-                    try await shell.waitUntil("a spinner line, run \(run)") { shell in
-                        String(decoding: shell.output[start...], as: UTF8.self).unicodeScalars.contains {
-                            spinnerScalars.contains($0)
+                    if !early {
+                        try await shell.waitUntil("a spinner line, \(what)") { shell in
+                            String(decoding: shell.output[start...], as: UTF8.self).unicodeScalars.contains {
+                                spinnerScalars.contains($0)
+                            }
                         }
                     }
-                    kill(demo, SIGTERM)
-                    kill(demo, SIGCONT)
+                    for signal in continueFirst ? [SIGCONT, SIGTERM] : [SIGTERM, SIGCONT] { kill(demo, signal) }
                     try await shell.waitForOutput("demo ended: 143", after: start, then: DemoProcess.shellPrompt)
                     let modes = try await shell.shellModes()
-                    #expect(modes.echo && modes.canonical, "run \(run)\n\(shell.report)")
+                    #expect(modes.echo && modes.canonical, "\(what)\n\(shell.report)")
                     if !modes.echo { try shell.type("stty sane\r") }
+                    try await shell.waitUntil("nothing left of the demo, \(what)") { _ in
+                        ProcessTable.running(withCommandLineContaining: marker).isEmpty
+                    }
                 }
                 #expect(spinnerLines(shell.screen).isEmpty, "\(shell.report)")
             }

@@ -127,13 +127,22 @@ extension Platform {
         #endif
     }
 
-    /// Runs `body` with every signal but a crash's (``Signal/crashes``) blocked on the calling
-    /// thread: no handler interrupts it there (a signal sent to the process is taken by another
-    /// thread, or waits until `body` returns).
-    static func withSignalsBlocked<Result>(_ body: () -> Result) -> Result {
+    /// Runs `body` with the signals blocked on the calling thread but a crash's
+    /// (``Signal/crashes``) and `SIGTTIN` and `SIGTTOU` (whose default stops a background job
+    /// that touches the terminal, running no code): no handler interrupts it there — a signal sent
+    /// to the process is taken by another thread, or waits until `body` returns. Async-signal-safe.
+    static func withHandlersHeld<Result>(_ body: () -> Result) -> Result {
         var blocked = sigset_t()
         sigfillset(&blocked)
-        for signal in Signal.crashes { sigdelset(&blocked, signal) }
+        // Named one by one: a handler calls this, and builds no array.
+        sigdelset(&blocked, SIGSEGV)
+        sigdelset(&blocked, SIGBUS)
+        sigdelset(&blocked, SIGILL)
+        sigdelset(&blocked, SIGFPE)
+        sigdelset(&blocked, SIGABRT)
+        sigdelset(&blocked, SIGTRAP)
+        sigdelset(&blocked, SIGTTIN)
+        sigdelset(&blocked, SIGTTOU)
         var previous = sigset_t()
         pthread_sigmask(SIG_BLOCK, &blocked, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }

@@ -187,6 +187,7 @@ extension OutputRelay {
         // This process's own devices go: whoever still holds one is another process.
         let outputDevice = TerminalState.shared.handOffOutputDevice.exchange(-1, ordering: .sequentiallyConsistent)
         let errorDevice = TerminalState.shared.handOffErrorDevice.exchange(-1, ordering: .sequentiallyConsistent)
+        let captured = (Platform.terminalDevice(of: outputDevice), Platform.terminalDevice(of: errorDevice))
         if outputDevice >= 0 { Platform.close(outputDevice) }
         if errorDevice >= 0 { Platform.close(errorDevice) }
         // The relay thread stops reading (a read under way is waited for, at most 50 ms).
@@ -200,8 +201,22 @@ extension OutputRelay {
         guard copier.copy(waiting: 0) == true else { return }
         let child = fromSignal ? forkFromSignal?() ?? -1 : Platform.fork()
         guard child == 0 else { return }
-        // The relay process: none of the program's descriptors but the terminal's and the
-        // controllers.
+        // The relay process, alone now, copies to descriptors 1 and 2. Were one a captured
+        // stream's device still (a capture began again on another thread while a handler ended
+        // the program), the relay would hold its own pseudo-terminal open and never end: it takes
+        // the real descriptor, or does not run.
+        for descriptor in Platform.standardOutput...Platform.standardError {
+            guard let device = Platform.terminalDevice(of: descriptor), device == captured.0 || device == captured.1
+            else { continue }
+            let original = real(descriptor)
+            let originalDevice = Platform.terminalDevice(of: original)
+            if original == descriptor || originalDevice == captured.0 || originalDevice == captured.1
+                || !Platform.duplicate(original, onto: descriptor)
+            {
+                Platform.exitAtOnce(0)
+            }
+        }
+        // None of the program's descriptors but the terminal's and the controllers.
         copier.runAsCopyingProcess(keepingBelow: 3)
     }
 }

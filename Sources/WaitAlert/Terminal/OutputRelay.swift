@@ -140,6 +140,10 @@ final class OutputRelay: Sendable {
         Self.prepareForSignals()
         return state.withLock { state in
             guard state.wake == nil else { return true }
+            // Not while the program ends: a handler that ends it on a signal hands the output off.
+            guard !TerminalState.shared.ended.load(ordering: .sequentiallyConsistent),
+                !TerminalState.shared.exited.load(ordering: .sequentiallyConsistent)
+            else { return false }
             let terminal = Platform.terminalDevice(of: Platform.standardError)
             // Standard error first: standard output, on the same terminal, then goes through
             // standard error's pseudo-terminal too, so that what the program writes to the two

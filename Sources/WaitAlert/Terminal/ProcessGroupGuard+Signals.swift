@@ -21,7 +21,7 @@ import Synchronization
 /// ``ProgramActions`` their caller hands over: the guard passes the signal on to them as to any
 /// disposition it found. The handlers touch only atomics and memory made before; they call
 /// only `killpg`, `clock_gettime`, `sigaction`, `raise` and what
-/// ``OutputRelay/handOffAtEnd(fromSignal:)`` calls.
+/// ``OutputRelay/releaseFromSignal()`` and ``OutputRelay/handOffAtEnd(fromSignal:)`` call.
 extension ProcessGroupGuard {
     /// What `SIGINT`, `SIGTERM`, `SIGHUP` and `SIGQUIT` do while commands run and no overlay
     /// handles them.
@@ -234,8 +234,11 @@ extension ProcessGroupGuard {
             signalAll(signal)
             if signal != Signal.terminate { signalAll(Signal.terminate) }
             signalAll(Signal.continue)
-            // The disposition this handler replaced was the default: the program ends. Processes
-            // still writing through the output capture keep a working output.
+            // The disposition this handler replaced was the default: the program ends. What the
+            // output capture holds is written to the real descriptors, put back first (no overlay
+            // handler did: one comes only with the overlay, after the grace delay), and processes
+            // still writing through the capture keep a working output.
+            OutputRelay.releaseFromSignal()
             OutputRelay.handOffAtEnd(fromSignal: true)
             SignalAction.systemDefault.install(for: signal)
             Platform.raise(signal)  // delivered with the default disposition once this handler returns

@@ -53,6 +53,7 @@ extension TerminalGuard {
         let action = SignalAction.calling { TerminalGuard.handle($0) }
         context.handlerAction.pointee = action
         session.suspended.store(false, ordering: .relaxed)
+        session.stopping.store(false, ordering: .sequentiallyConsistent)
         // A process group that is its session's own (no job-control shell above it) is orphaned:
         // the system discards Ctrl-Z for it, so the overlay leaves Ctrl-Z alone there too.
         let jobControl = Platform.hasJobControl
@@ -120,6 +121,7 @@ extension TerminalGuard {
             notify(signal)
         case Signal.terminalStop:
             session.stops.add(1, ordering: .sequentiallyConsistent)
+            session.stopping.store(true, ordering: .sequentiallyConsistent)
             restoreFromSignal()
             session.suspended.store(true, ordering: .relaxed)
             putBack(Signal.terminalStop)
@@ -155,11 +157,11 @@ extension TerminalGuard {
         if let index = guardedSignals.firstIndex(of: Signal.terminalStop), context.installed[index] {
             SignalAction.install(context.handlerAction, for: Signal.terminalStop)
         }
-        // Only a stop's quiet ends here: a `SIGCONT` that comes while an ending signal is handled
-        // (`timeout` sends one after `SIGTERM`) must not let the overlay draw or block input again.
-        if session.suspended.exchange(false, ordering: .sequentiallyConsistent),
-            !session.ended.load(ordering: .sequentiallyConsistent)
-        {
+        session.suspended.store(false, ordering: .relaxed)
+        session.stopping.store(false, ordering: .sequentiallyConsistent)
+        // A `SIGCONT` that comes while an ending signal is handled (`timeout` sends one after
+        // `SIGTERM`) must not let the overlay draw or block input again.
+        if !session.ended.load(ordering: .sequentiallyConsistent) {
             session.quieted.store(false, ordering: .sequentiallyConsistent)
         }
         ProcessGroupGuard.continueFromSignal()

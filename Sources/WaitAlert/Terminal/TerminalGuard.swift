@@ -312,6 +312,15 @@ enum TerminalGuard {
 
     /// Restores the screen and modes for a program that is exiting; stops later overlay writes.
     static func restoreForExit() {
+        // A handler is ending the program on a signal (it restores the terminal and hands the
+        // output off itself): the exit waits for the signal to end it, as it asked — a command
+        // the handler stopped would otherwise let the work fail and the program exit first, with
+        // a status of its own and half of the hand-off done. At most two seconds.
+        var waits = 0
+        while session.ended.load(ordering: .sequentiallyConsistent), waits < 200 {
+            Platform.sleep(for: .milliseconds(10))
+            waits += 1
+        }
         session.exited.store(true, ordering: .releasing)
         state.withLock { _ in
             guard session.active.exchange(false, ordering: .acquiringAndReleasing) else { return }

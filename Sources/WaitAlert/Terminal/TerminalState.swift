@@ -55,12 +55,13 @@ final class TerminalState: Sendable {
     // MARK: - The terminal's modes
 
     /// The descriptor whose modes the guard changed (echo off, raw), -1, or
-    /// ``TerminalGuard/TerminalModes/changing`` while they change: whoever takes the descriptor
-    /// restores the saved modes, exactly once (``TerminalGuard/TerminalModes``).
+    /// ``TerminalGuard/TerminalModes/changing`` or ``TerminalGuard/TerminalModes/restoring``
+    /// while they change: whoever takes the descriptor restores the saved modes, exactly once
+    /// (``TerminalGuard/TerminalModes``).
     let modesChanged = Atomic<Int32>(-1)
-    /// Signal handlers reading the saved modes now; a writer waits for none before it saves new
-    /// ones.
-    let modesReaders = Atomic<Int>(0)
+    /// Set by the `SIGTSTP` handler before it restores the modes, cleared by `SIGCONT`: the
+    /// modes are not changed again meanwhile.
+    let stopping = Atomic<Bool>(false)
 
     // MARK: - The capture of standard output and standard error
 
