@@ -16,6 +16,10 @@ import WaitAlert
 enum CommandRun {
     /// Runs the command as `options` say; `closed` are the standard descriptors `wait-alert` was
     /// started without.
+    /// What the final line says of a command that `SIGPIPE` ended: the reader of a pipe it wrote
+    /// to — its output, most often — went away.
+    static let readerGone = "killed by SIGPIPE: the reader of its output went away"
+
     static func run(_ options: CommandLineOptions, closed: Set<Int32>) async -> Int32 {
         let mode = options.progress ?? TerminalOverlay.Mode.environment
         let interactive = mode.drawsInteractively(on: WaitAlertStandardError.shared)
@@ -83,6 +87,12 @@ enum CommandRun {
                     outcome.termination == .exited(128 + SIGINT) && ProcessGroupGuard.lastCancellingSignal == SIGINT
                 if outcome.interruption != nil || questionCancelled { throw CancellationError() }
                 guard outcome.termination.succeeded else {
+                    // Stopped writing to a pipe whose reader went away (`wait-alert -- cmd | head`),
+                    // as a shell stops it: news, not a failure. The exit status stays 141.
+                    if outcome.termination == .signaled(SIGPIPE) {
+                        alert.warn("\(options.effectiveTitle): \(Self.readerGone)")
+                        return
+                    }
                     outcome.tail.forEach(alert.log)
                     throw CommandFailure(termination: outcome.termination)
                 }

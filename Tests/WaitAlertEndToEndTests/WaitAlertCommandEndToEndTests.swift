@@ -234,6 +234,22 @@
                 #expect(echo.text.contains("Bad file descriptor"), "the command's own complaint shows\n\(echo.report)")
             }
 
+            /// `wait-alert -- cmd | head -1`: the command ends by `SIGPIPE` once `head` has gone, as
+            /// it does bare — said as a warning, not a failure — and the status is still 141.
+            @Test func aCommandWhoseReaderWentAwayEndsWithAWarning() async throws {
+                let counting = #""$0" --title Counting -- sh -c 'while :; do echo tick; done'"#
+                let shell = try Self.shell(#"{ "# + counting + #"; echo "status $?" >&2; } | head -1"#)
+                #expect(try await shell.waitForExit() == .exited(0), "\(shell.report)")
+                let lines = shell.screen.transcript.filter { !$0.isEmpty }
+                #expect(lines.first == "tick", "\(shell.report)")
+                #expect(
+                    lines.contains {
+                        $0.hasPrefix("⚠ Counting: killed by SIGPIPE: the reader of its output went away (")
+                    },
+                    "\(shell.report)")
+                #expect(lines.last == "status 141", "\(shell.report)")
+            }
+
             /// A megabyte through the pipe and a megabyte of lines on the terminal: nothing lost, and
             /// done well within the hang guard.
             @Test func aMegabyteOfOutputLosesNothing() async throws {
