@@ -14,12 +14,12 @@ import WaitAlert
 /// exit status.
 @MainActor
 enum CommandRun {
-    /// Runs the command as `options` say; `closed` are the standard descriptors `wait-alert` was
-    /// started without.
-    /// What the final line says of a command that `SIGPIPE` ended: the reader of a pipe it wrote
-    /// to — its output, most often — went away.
+    /// What the final line says of a command that `SIGPIPE` ended while `wait-alert`'s standard
+    /// output is a pipe: the reader of its output went away.
     static let readerGone = "killed by SIGPIPE: the reader of its output went away"
 
+    /// Runs the command as `options` say; `closed` are the standard descriptors `wait-alert` was
+    /// started without.
     static func run(_ options: CommandLineOptions, closed: Set<Int32>) async -> Int32 {
         let mode = options.progress ?? TerminalOverlay.Mode.environment
         let interactive = mode.drawsInteractively(on: WaitAlertStandardError.shared)
@@ -88,8 +88,9 @@ enum CommandRun {
                 if outcome.interruption != nil || questionCancelled { throw CancellationError() }
                 guard outcome.termination.succeeded else {
                     // Stopped writing to a pipe whose reader went away (`wait-alert -- cmd | head`),
-                    // as a shell stops it: news, not a failure. The exit status stays 141.
-                    if outcome.termination == .signaled(SIGPIPE) {
+                    // as a shell stops it: news, not a failure. The exit status stays 141. (A pipe
+                    // or socket of its own closing, with the output elsewhere, is a failure.)
+                    if outcome.termination == .signaled(SIGPIPE), Self.outputIsAPipe {
                         alert.warn("\(options.effectiveTitle): \(Self.readerGone)")
                         return
                     }
@@ -129,6 +130,13 @@ enum CommandRun {
             return "wait-alert: the command waits for keys (a pager or a full-screen program?), which reach "
                 + "wait-alert's terminal, not its own; run it without wait-alert. Ctrl-C ends it"
         }
+    }
+
+    /// Whether `wait-alert`'s standard output is a pipe or a socket.
+    nonisolated private static var outputIsAPipe: Bool {
+        var status = stat()
+        guard fstat(Platform.standardOutput, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == S_IFIFO || status.st_mode & S_IFMT == S_IFSOCK
     }
 
     /// Where `wait-alert`'s `descriptor` leads.

@@ -76,6 +76,8 @@
                 (["sh", "-c", "echo fine"], Termination.exited(0), "✔ sh -c 'echo fine' ("),
                 (["sh", "-c", "exit 1"], .exited(1), "✖ sh -c 'exit 1': exit status 1"),
                 (["sh", "-c", "kill -KILL $$"], .exited(137), "✖ sh -c 'kill -KILL $$': killed by SIGKILL"),
+                // With standard output on the terminal, `SIGPIPE` came from a pipe of the command's own.
+                (["sh", "-c", "kill -PIPE $$"], .exited(141), "✖ sh -c 'kill -PIPE $$': killed by SIGPIPE"),
                 (
                     ["no-such-command-for-wait-alert"], .exited(127),
                     "wait-alert: cannot run 'no-such-command-for-wait-alert': No such file or directory"

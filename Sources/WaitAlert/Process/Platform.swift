@@ -19,6 +19,21 @@ package enum Platform {
     /// Whether `descriptor` is open on a terminal.
     package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
+    /// Writes out what the C library's standard output holds (`fflush(stdout)`; standard input
+    /// is left alone, which a thread reading a line may hold). `stdout` is read through its
+    /// symbol, the way the C library exports it.
+    static func flushStandardOutput() {
+        #if canImport(Darwin)
+            let (everywhere, name) = (UnsafeMutableRawPointer(bitPattern: -2), "__stdoutp")  // RTLD_DEFAULT
+        #else
+            let (everywhere, name) = (UnsafeMutableRawPointer(bitPattern: 0), "stdout")
+        #endif
+        guard let symbol = dlsym(everywhere, name),
+            let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self)
+        else { return }
+        fflush(file)
+    }
+
     /// The environment variable `name`, if it is set.
     package static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

@@ -187,7 +187,7 @@ extension OutputRelay {
         // This process's own devices go: whoever still holds one is another process.
         let outputDevice = TerminalState.shared.handOffOutputDevice.exchange(-1, ordering: .sequentiallyConsistent)
         let errorDevice = TerminalState.shared.handOffErrorDevice.exchange(-1, ordering: .sequentiallyConsistent)
-        let captured = (Platform.terminalDevice(of: outputDevice), Platform.terminalDevice(of: errorDevice))
+        let captured = (device(outputDevice), device(errorDevice))
         if outputDevice >= 0 { Platform.close(outputDevice) }
         if errorDevice >= 0 { Platform.close(errorDevice) }
         // The relay thread stops reading (a read under way is waited for, at most 50 ms).
@@ -205,18 +205,32 @@ extension OutputRelay {
         // stream's device still (a capture began again on another thread while a handler ended
         // the program), the relay would hold its own pseudo-terminal open and never end: it takes
         // the real descriptor, or does not run.
-        for descriptor in Platform.standardOutput...Platform.standardError {
-            guard let device = Platform.terminalDevice(of: descriptor), device == captured.0 || device == captured.1
-            else { continue }
-            let original = real(descriptor)
-            let originalDevice = Platform.terminalDevice(of: original)
-            if original == descriptor || originalDevice == captured.0 || originalDevice == captured.1
-                || !Platform.duplicate(original, onto: descriptor)
-            {
-                Platform.exitAtOnce(0)
-            }
+        if !takesReal(Platform.standardOutput, apartFrom: captured)
+            || !takesReal(Platform.standardError, apartFrom: captured)
+        {
+            Platform.exitAtOnce(0)
         }
         // None of the program's descriptors but the terminal's and the controllers.
         copier.runAsCopyingProcess(keepingBelow: 3)
+    }
+
+    /// The terminal device `descriptor` is open on, or 0 (no terminal device is 0 on a system
+    /// with pseudo-terminals). Async-signal-safe, and plain code: no generic type is set up in a
+    /// handler, or in a process forked from one.
+    private static func device(_ descriptor: Int32) -> UInt64 {
+        guard descriptor >= 0, let device = Platform.terminalDevice(of: descriptor) else { return 0 }
+        return device
+    }
+
+    /// Makes `descriptor` the real one when it is on one of the `captured` devices; returns whether
+    /// it is on neither now. Async-signal-safe.
+    private static func takesReal(_ descriptor: Int32, apartFrom captured: (UInt64, UInt64)) -> Bool {
+        func isCaptured(_ descriptor: Int32) -> Bool {
+            let found = device(descriptor)
+            return found != 0 && (found == captured.0 || found == captured.1)
+        }
+        guard isCaptured(descriptor) else { return true }
+        let original = real(descriptor)
+        return original != descriptor && !isCaptured(original) && Platform.duplicate(original, onto: descriptor)
     }
 }

@@ -229,6 +229,9 @@ extension ProcessGroupGuard {
                 signalAll(Signal.kill)
             }
         case .endsProgram:
+            // Said first: once the groups end, the work may end too, and the program must not
+            // exit on its own, nor begin a capture, before this signal ends it.
+            TerminalState.shared.endFromSignal()
             // The program will not see the groups end: `SIGTERM` too ends what ignores the
             // signal (a shell's background job ignores `SIGINT` and `SIGQUIT`).
             signalAll(signal)

@@ -25,9 +25,6 @@ extension TerminalGuard {
         static let changing: Int32 = -2
         /// ``TerminalState/modesChanged`` while ``restore()`` puts them back.
         static let restoring: Int32 = -3
-        /// How long ``restore()`` waits for the other state to end: only a crash on the thread
-        /// that holds it (the crash handler restores) makes it last.
-        private static let patience = Duration.seconds(1)
 
         /// Turns echo off on standard input when it is the same terminal as `output` and this
         /// process is its foreground (and canonical mode and signal keys too, for a prompt, when
@@ -63,7 +60,10 @@ extension TerminalGuard {
         /// back, also when another thread was changing or restoring them. Async-signal-safe.
         static func restore() {
             Platform.withHandlersHeld {
-                let deadline = Platform.monotonicNow() + patience
+                // Only a crash on the thread that holds the other state (the crash handler
+                // restores) makes the wait last: one second at most. (No stored constant: a
+                // handler may be the first to read it.)
+                let deadline = Platform.monotonicNow() + .seconds(1)
                 while true {
                     let descriptor = session.modesChanged.load(ordering: .sequentiallyConsistent)
                     if descriptor == -1 { return }

@@ -54,6 +54,10 @@ extension TerminalGuard {
         context.handlerAction.pointee = action
         session.suspended.store(false, ordering: .relaxed)
         session.stopping.store(false, ordering: .sequentiallyConsistent)
+        // A stop discarded a moment ago is over too (its check looks for `suspended`).
+        if !session.ended.load(ordering: .sequentiallyConsistent) {
+            session.quieted.store(false, ordering: .sequentiallyConsistent)
+        }
         // A process group that is its session's own (no job-control shell above it) is orphaned:
         // the system discards Ctrl-Z for it, so the overlay leaves Ctrl-Z alone there too.
         let jobControl = Platform.hasJobControl
@@ -130,12 +134,13 @@ extension TerminalGuard {
         case Signal.continue:
             resumeAfterStop()
         default:
-            ProcessGroupGuard.killFromSignal()
             // Only when the signal ends the program (one the program handles itself may not),
             // nothing draws after the restore, and processes still writing through the capture
-            // keep a working output.
+            // keep a working output. Said before the commands are killed: their end may end the
+            // work, and the program must not exit on its own first.
             let ends = endsProgram(signal)
             if ends { session.endFromSignal() }
+            ProcessGroupGuard.killFromSignal()
             restoreFromSignal()
             OutputRelay.releaseFromSignal()
             if ends { OutputRelay.handOffAtEnd(fromSignal: true) }
@@ -157,11 +162,12 @@ extension TerminalGuard {
         if let index = guardedSignals.firstIndex(of: Signal.terminalStop), context.installed[index] {
             SignalAction.install(context.handlerAction, for: Signal.terminalStop)
         }
-        session.suspended.store(false, ordering: .relaxed)
         session.stopping.store(false, ordering: .sequentiallyConsistent)
-        // A `SIGCONT` that comes while an ending signal is handled (`timeout` sends one after
-        // `SIGTERM`) must not let the overlay draw or block input again.
-        if !session.ended.load(ordering: .sequentiallyConsistent) {
+        // Only a stop's quiet ends here: a `SIGCONT` that comes while another signal is handled
+        // (`timeout` sends one after `SIGTERM`) must not let the overlay draw or block input again.
+        if session.suspended.exchange(false, ordering: .sequentiallyConsistent),
+            !session.ended.load(ordering: .sequentiallyConsistent)
+        {
             session.quieted.store(false, ordering: .sequentiallyConsistent)
         }
         ProcessGroupGuard.continueFromSignal()

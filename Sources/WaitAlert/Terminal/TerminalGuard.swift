@@ -317,6 +317,9 @@ enum TerminalGuard {
         // the handler stopped would otherwise let the work fail and the program exit first, with
         // a status of its own and half of the hand-off done. At most two seconds.
         var waits = 0
+        // What `print` left in standard output's buffer goes out first: the signal skips the flush
+        // an exit does.
+        if session.ended.load(ordering: .sequentiallyConsistent) { Platform.flushStandardOutput() }
         while session.ended.load(ordering: .sequentiallyConsistent), waits < 200 {
             Platform.sleep(for: .milliseconds(10))
             waits += 1
