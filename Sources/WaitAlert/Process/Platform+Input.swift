@@ -61,18 +61,13 @@ extension Platform {
     }
 
     /// Whether the C library holds input for standard input that it has read and not handed out
-    /// yet (a line read ahead from a pipe): `poll` does not see it. The stream is looked up by
-    /// its symbol, the way the C library exports it.
+    /// yet (a line read ahead from a pipe): `poll` does not see it.
     package static func standardInputHasBufferedInput() -> Bool {
         #if canImport(Glibc)
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "stdin"),
-                let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self)?.pointee
-            else { return false }
+            guard let file = cStream(glibc: "stdin", darwin: "__stdinp")?.pointee else { return false }
             return file._IO_read_ptr != file._IO_read_end
         #elseif canImport(Darwin)
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__stdinp"),
-                let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self)?.pointee
-            else { return false }
+            guard let file = cStream(glibc: "stdin", darwin: "__stdinp")?.pointee else { return false }
             return file._r > 0
         #else
             return false

@@ -20,18 +20,23 @@ package enum Platform {
     package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
     /// Writes out what the C library's standard output holds (`fflush(stdout)`; standard input
-    /// is left alone, which a thread reading a line may hold). `stdout` is read through its
-    /// symbol, the way the C library exports it.
+    /// is left alone, which a thread reading a line may hold).
     static func flushStandardOutput() {
-        #if canImport(Darwin)
-            let (everywhere, name) = (UnsafeMutableRawPointer(bitPattern: -2), "__stdoutp")  // RTLD_DEFAULT
-        #else
-            let (everywhere, name) = (UnsafeMutableRawPointer(bitPattern: 0), "stdout")
-        #endif
-        guard let symbol = dlsym(everywhere, name),
-            let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self)
-        else { return }
+        guard let file = cStream(glibc: "stdout", darwin: "__stdoutp") else { return }
         fflush(file)
+    }
+
+    /// The C library's standard stream exported as `glibc` (or `darwin` on Apple platforms), found
+    /// by its symbol: Swift takes the imported `stdin` and `stdout` for shared mutable state.
+    static func cStream(glibc: String, darwin: String) -> UnsafeMutablePointer<FILE>? {
+        #if canImport(Glibc)
+            let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), glibc)  // RTLD_DEFAULT
+        #elseif canImport(Darwin)
+            let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), darwin)  // RTLD_DEFAULT
+        #else
+            let symbol: UnsafeMutableRawPointer? = nil
+        #endif
+        return symbol?.load(as: UnsafeMutablePointer<FILE>?.self)
     }
 
     /// The environment variable `name`, if it is set.

@@ -39,16 +39,14 @@ public struct WaitAlertRecording: Sendable {
             event.time = time
             events.append(event)
         }
-        skippedLines = skipped
-        guard !streams.isEmpty else {
-            self.events = events
-            began = events.lazy.compactMap(\.began).first
-            return
-        }
         streams.append(events)
-        let merged = WaitAlertRecording(merging: streams.map { WaitAlertRecording(events: $0) })
-        self.events = merged.events
-        began = merged.began
+        let read =
+            streams.count == 1
+            ? WaitAlertRecording(events: events)
+            : WaitAlertRecording(merging: streams.map(WaitAlertRecording.init(events:)))
+        self.events = read.events
+        skippedLines = skipped
+        began = read.began
     }
 
     /// One stream's events, read already.

@@ -316,10 +316,10 @@ enum TerminalGuard {
         // output off itself): the exit waits for the signal to end it, as it asked — a command
         // the handler stopped would otherwise let the work fail and the program exit first, with
         // a status of its own and half of the hand-off done. At most two seconds.
-        var waits = 0
         // What `print` left in standard output's buffer goes out first: the signal skips the flush
         // an exit does.
         if session.ended.load(ordering: .sequentiallyConsistent) { Platform.flushStandardOutput() }
+        var waits = 0
         while session.ended.load(ordering: .sequentiallyConsistent), waits < 200 {
             Platform.sleep(for: .milliseconds(10))
             waits += 1
